@@ -1,0 +1,21 @@
+/**
+ * `svc <verb>`: one entry point for the server and the operator tools. Each verb lives in its own module
+ * and is loaded only when called, so `svc score` does not pay for Fastify and `svc serve` not for the CLI tools.
+ */
+const verbs: Record<string, { about: string; load: () => Promise<{ run(args: string[]): Promise<number | void> }> }> = {
+  serve: { about: 'start the HTTP service', load: () => import('./serve.ts') },
+};
+
+const [verb, ...args] = process.argv.slice(2);
+const entry = verb ? verbs[verb] : undefined;
+if (!entry) {
+  const list = Object.entries(verbs)
+    .map(([name, v]) => `  svc ${name.padEnd(12)} ${v.about}`)
+    .join('\n');
+  process.stderr.write(`usage: svc <command> [options]\n\n${list}\n`);
+  process.exitCode = verb && verb !== 'help' && verb !== '--help' ? 2 : 0;
+} else {
+  const mod = await entry.load();
+  const code = await mod.run(args);
+  if (typeof code === 'number') process.exitCode = code;
+}
