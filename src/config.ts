@@ -1,0 +1,131 @@
+/**
+ * Configuration: read once from the environment in main, validated, frozen, and passed to buildApp.
+ * Nothing else reads process.env. A bad setting stops start-up with a message naming the variable;
+ * secret values (API keys, SMTP passwords, the signing key) are never printed.
+ *
+ * | variable | default | meaning |
+ * |---|---|---|
+ * | PORT | 3000 | TCP port |
+ * | HOST | 0.0.0.0 | listen address |
+ * | LOG_LEVEL | info | pino level: fatal, error, warn, info, debug, trace, silent |
+ * | SVC_PUBLIC_URL | http://localhost:$PORT | base URL used in links (report_url, verification links, docs) |
+ * | SVC_DATASET | dataset/leaderboard.json | the published dataset file; reloaded when it changes |
+ * | SVC_STORE_URL | sqlite:./data/svc.db | `sqlite:<path>`, `redis://…` / `rediss://…`, or `memory` (= not configured) |
+ * | SVC_TRUST_PROXY | (none) | `<header>:<hops>`, e.g. `x-forwarded-for:1`: the client IP is taken that many hops from the right of that header; otherwise the socket address |
+ * | SVC_BODY_LIMIT | 1048576 | largest request body in bytes (413 above it) |
+ * | SVC_EMAIL_PROVIDER | inferred | `resend`, `smtp` or `none`; inferred from which of the next settings is present |
+ * | SVC_RESEND_API_KEY | (none) | key for a Resend-compatible HTTP email API (secret) |
+ * | SVC_RESEND_BASE_URL | https://api.resend.com | base URL of that API |
+ * | SVC_SMTP_URL | (none) | `smtp://user:pass@host:port` or `smtps://…` (secret) |
+ * | SVC_EMAIL_FROM | svc <noreply@localhost> | sender address |
+ * | SVC_ADMIN_EMAIL | (none) | where admin notifications go |
+ * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store |
+ */
+import path from 'node:path';
+
+export type StoreConfig =
+  | { kind: 'memory' }
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'redis'; url: string };
+
+export interface TrustProxy {
+  header: string;
+  hops: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  logLevel: string;
+  publicUrl: string;
+  datasetPath: string;
+  store: StoreConfig;
+  trustProxy: TrustProxy | null;
+  bodyLimit: number;
+  email: {
+    provider: 'resend' | 'smtp' | 'none';
+    resendApiKey?: string;
+    resendBaseUrl: string;
+    smtpUrl?: string;
+    from: string;
+    admin?: string;
+  };
+  signingKey?: string;
+}
+
+export class ConfigError extends Error {}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
+  return n;
+}
+
+function url(name: string, raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    return raw.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL`);
+  }
+}
+
+export function parseStoreUrl(raw: string | undefined, cwd: string): StoreConfig {
+  if (raw === undefined || raw === '') return { kind: 'sqlite', path: path.resolve(cwd, 'data/svc.db') };
+  if (raw === 'memory') return { kind: 'memory' };
+  if (raw.startsWith('sqlite:')) {
+    const p = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!p) throw new ConfigError('SVC_STORE_URL sqlite: needs a path, e.g. sqlite:./data/svc.db');
+    return { kind: 'sqlite', path: p === ':memory:' ? p : path.resolve(cwd, p) };
+  }
+  if (raw.startsWith('redis://') || raw.startsWith('rediss://')) return { kind: 'redis', url: raw };
+  throw new ConfigError('SVC_STORE_URL must be sqlite:<path>, redis://…, rediss://… or memory');
+}
+
+export function parseTrustProxy(raw: string | undefined): TrustProxy | null {
+  if (raw === undefined || raw === '' || raw === 'false') return null;
+  const m = /^([a-z0-9-]+):([1-9][0-9]?)$/i.exec(raw);
+  if (!m) throw new ConfigError('SVC_TRUST_PROXY must be <header>:<hops>, e.g. x-forwarded-for:1');
+  return { header: m[1]!.toLowerCase(), hops: Number(m[2]) };
+}
+
+/** Build the frozen config from an environment (process.env in main; a plain object in tests). */
+export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LEVELS.join(', ')}`);
+  const resendApiKey = env.SVC_RESEND_API_KEY || undefined;
+  const smtpUrl = env.SVC_SMTP_URL || undefined;
+  let provider = env.SVC_EMAIL_PROVIDER || (resendApiKey ? 'resend' : smtpUrl ? 'smtp' : 'none');
+  if (provider !== 'resend' && provider !== 'smtp' && provider !== 'none') throw new ConfigError('SVC_EMAIL_PROVIDER must be resend, smtp or none');
+  if (provider === 'resend' && !resendApiKey) throw new ConfigError('SVC_EMAIL_PROVIDER=resend needs SVC_RESEND_API_KEY');
+  if (provider === 'smtp') {
+    if (!smtpUrl) throw new ConfigError('SVC_EMAIL_PROVIDER=smtp needs SVC_SMTP_URL');
+    if (!/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SVC_SMTP_URL must start with smtp:// or smtps://');
+  }
+  const cfg: Config = {
+    port,
+    host: env.HOST || '0.0.0.0',
+    logLevel,
+    publicUrl: url('SVC_PUBLIC_URL', env.SVC_PUBLIC_URL || `http://localhost:${port}`),
+    datasetPath: path.resolve(cwd, env.SVC_DATASET || 'dataset/leaderboard.json'),
+    store: parseStoreUrl(env.SVC_STORE_URL, cwd),
+    trustProxy: parseTrustProxy(env.SVC_TRUST_PROXY),
+    bodyLimit: int(env, 'SVC_BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    email: {
+      provider,
+      resendApiKey,
+      resendBaseUrl: url('SVC_RESEND_BASE_URL', env.SVC_RESEND_BASE_URL || 'https://api.resend.com'),
+      smtpUrl,
+      from: env.SVC_EMAIL_FROM || 'svc <noreply@localhost>',
+      admin: env.SVC_ADMIN_EMAIL || undefined,
+    },
+    signingKey: env.SVC_SIGNING_KEY || undefined,
+  };
+  return Object.freeze(cfg);
+}
