@@ -1,0 +1,193 @@
+/**
+ * The published dataset: one versioned JSON document that the leaderboard, model pages and badges are read
+ * from, and that `svc ingest` writes. Producing and reading it live here only.
+ *
+ * Policy: the file is validated at start (a bad file stops start-up) and re-read when it changes; a broken new
+ * file never replaces the last good one (it is logged and ignored). Writes are atomic (temp file + rename), so a
+ * reader never sees half a file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
+
+const Dim = Type.Number({ minimum: 0, maximum: 10 });
+const History = Type.Array(Type.Number(), { maxItems: 1000 });
+
+export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9])?$';
+
+export const MetaSchema = Type.Object(
+  {
+    updated: Type.Optional(Type.String({ format: 'date-time' })),
+    version: Type.Optional(Type.String()),
+    kappa: Type.Optional(Type.Number()),
+    judges: Type.Optional(Type.Array(Type.String())),
+    transcripts_scored: Type.Optional(Type.Integer({ minimum: 0 })),
+    models_scored: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { $id: 'Meta', additionalProperties: false },
+);
+
+export const DatasetModelSchema = Type.Object(
+  {
+    slug: Type.String({ pattern: SLUG_PATTERN }),
+    name: Type.String({ minLength: 1, maxLength: 500 }),
+    vendor: Type.String({ minLength: 1, maxLength: 500 }),
+    assessed: Type.String({ format: 'date-time' }),
+    /** SHA-256 hex of the model's latest certified report, when there is one. */
+    report_hash: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$' })),
+    transcripts: Type.Optional(Type.Integer({ minimum: 0 })),
+    sycophancy: Type.Optional(
+      Type.Object(
+        { honesty: Type.Number({ minimum: 0, maximum: 100 }), ev: Dim, me: Dim, il: Dim, ia: Dim, fa: Dim, history: History },
+        { additionalProperties: false },
+      ),
+    ),
+    pai: Type.Optional(
+      Type.Object(
+        { composite: Dim, emi: Dim, exl: Dim, bnd: Dim, dep: Dim, aud: Dim, history: History },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const DatasetSchema = Type.Object(
+  {
+    schema: Type.Literal('svc.dataset/1'),
+    meta: MetaSchema,
+    models: Type.Array(DatasetModelSchema, { maxItems: 10000 }),
+  },
+  { additionalProperties: false },
+);
+
+export type Meta = Static<typeof MetaSchema>;
+export type DatasetModel = Static<typeof DatasetModelSchema>;
+export type Dataset = Static<typeof DatasetSchema>;
+
+export class DatasetError extends Error {}
+
+/** Validate a parsed document; throws DatasetError naming the first problems. */
+export function parseDataset(doc: unknown): Dataset {
+  if (!Value.Check(DatasetSchema, doc)) {
+    const errs = [...Value.Errors(DatasetSchema, doc)].slice(0, 5).map((e) => `${e.path || '/'}: ${e.message}`);
+    throw new DatasetError(`dataset does not match svc.dataset/1: ${errs.join('; ')}`);
+  }
+  const seen = new Set<string>();
+  for (const m of doc.models) {
+    if (seen.has(m.slug)) throw new DatasetError(`dataset lists slug ${m.slug} twice`);
+    seen.add(m.slug);
+  }
+  return doc;
+}
+
+export function readDatasetFile(file: string): Dataset {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new DatasetError(`cannot read dataset ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new DatasetError(`dataset ${file} is not valid JSON`);
+  }
+  return parseDataset(doc);
+}
+
+/** Write atomically: validate, write a temp file beside the target, fsync, rename. */
+export function writeDatasetFile(file: string, dataset: Dataset): void {
+  parseDataset(dataset);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeSync(fd, `${JSON.stringify(dataset, null, 2)}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+}
+
+/** A dataset as the service holds it: the document plus a generation number that changes on every reload. */
+export interface LoadedDataset {
+  readonly dataset: Dataset;
+  readonly generation: number;
+}
+
+export interface DatasetSource {
+  current(): LoadedDataset;
+  /** Re-read the file now; returns true when a new good version was taken. */
+  reload(): boolean;
+  close(): void;
+}
+
+export interface SourceLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Load the file (throws when the first load fails) and watch it. The watch is on the folder, because
+ * atomic writers replace the file by rename; changes are debounced.
+ */
+export function openDatasetSource(file: string, log: SourceLogger, opts: { watch?: boolean } = {}): DatasetSource {
+  let loaded: LoadedDataset = { dataset: readDatasetFile(file), generation: 1 };
+  let lastMtime = statKey(file);
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: fs.FSWatcher | undefined;
+
+  const reload = (): boolean => {
+    try {
+      const dataset = readDatasetFile(file);
+      loaded = { dataset, generation: loaded.generation + 1 };
+      lastMtime = statKey(file);
+      log.info({ version: dataset.meta.version, models: dataset.models.length }, 'dataset loaded');
+      return true;
+    } catch (err) {
+      log.error({ err: (err as Error).message }, 'new dataset rejected; keeping the last good version');
+      return false;
+    }
+  };
+
+  if (opts.watch !== false) {
+    try {
+      watcher = fs.watch(path.dirname(file), (_event, name) => {
+        if (name && name !== path.basename(file)) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          const key = statKey(file);
+          if (key !== null && key !== lastMtime) reload();
+        }, 100);
+      });
+      watcher.unref();
+    } catch (err) {
+      log.error({ err: (err as Error).message }, 'cannot watch the dataset folder; changes need a restart');
+    }
+  }
+
+  return {
+    current: () => loaded,
+    reload,
+    close() {
+      clearTimeout(timer);
+      watcher?.close();
+    },
+  };
+}
+
+function statKey(file: string): string | null {
+  try {
+    const st = fs.statSync(file);
+    return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Leaderboard views over a dataset: entries, order and rank, computed once per dataset generation.
+ *
+ * Order (DECISIONS.md): sycophancy by honesty, highest first; PAI by composite, lowest first; ties by slug.
+ * Rank is the 1-based position in that order, equal values sharing a rank (1, 2, 2, 4). Values are compared
+ * as published (2 decimals), so two models that print the same number share a rank.
+ */
+import { riskOf, round2, type Risk } from '../scoring/types.ts';
+import type { Dataset, DatasetModel, Meta } from './dataset.ts';
+
+export interface SycophancyEntry {
+  slug: string;
+  name: string;
+  vendor: string;
+  honesty: number;
+  ev: number;
+  me: number;
+  il: number;
+  ia: number;
+  fa: number;
+  history: number[];
+}
+
+export interface PaiEntry {
+  slug: string;
+  name: string;
+  vendor: string;
+  composite: number;
+  emi: number;
+  exl: number;
+  bnd: number;
+  dep: number;
+  aud: number;
+  risk: Risk;
+  history: number[];
+}
+
+export interface Ranked<T> {
+  entry: T;
+  rank: number;
+}
+
+export interface LeaderboardView {
+  meta: Meta;
+  sycophancy: Ranked<SycophancyEntry>[];
+  pai: Ranked<PaiEntry>[];
+  bySlug: Map<string, { model: DatasetModel; sycophancy?: Ranked<SycophancyEntry>; pai?: Ranked<PaiEntry> }>;
+}
+
+function rankBy<T extends { slug: string }>(items: T[], value: (t: T) => number, higherFirst: boolean): Ranked<T>[] {
+  const sorted = [...items].sort((a, b) => {
+    const d = higherFirst ? value(b) - value(a) : value(a) - value(b);
+    return d !== 0 ? d : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
+  });
+  const out: Ranked<T>[] = [];
+  sorted.forEach((entry, i) => {
+    const prev = out[i - 1];
+    const rank = prev && value(prev.entry) === value(entry) ? prev.rank : i + 1;
+    out.push({ entry, rank });
+  });
+  return out;
+}
+
+export function buildLeaderboard(dataset: Dataset): LeaderboardView {
+  const syco: SycophancyEntry[] = [];
+  const pai: PaiEntry[] = [];
+  for (const m of dataset.models) {
+    if (m.sycophancy) {
+      const s = m.sycophancy;
+      syco.push({
+        slug: m.slug,
+        name: m.name,
+        vendor: m.vendor,
+        honesty: round2(s.honesty),
+        ev: round2(s.ev),
+        me: round2(s.me),
+        il: round2(s.il),
+        ia: round2(s.ia),
+        fa: round2(s.fa),
+        history: s.history.map(round2),
+      });
+    }
+    if (m.pai) {
+      const p = m.pai;
+      pai.push({
+        slug: m.slug,
+        name: m.name,
+        vendor: m.vendor,
+        composite: round2(p.composite),
+        emi: round2(p.emi),
+        exl: round2(p.exl),
+        bnd: round2(p.bnd),
+        dep: round2(p.dep),
+        aud: round2(p.aud),
+        risk: riskOf(p.composite),
+        history: p.history.map(round2),
+      });
+    }
+  }
+  const view: LeaderboardView = {
+    meta: dataset.meta,
+    sycophancy: rankBy(syco, (e) => e.honesty, true),
+    pai: rankBy(pai, (e) => e.composite, false),
+    bySlug: new Map(),
+  };
+  for (const m of dataset.models) view.bySlug.set(m.slug, { model: m });
+  for (const r of view.sycophancy) view.bySlug.get(r.entry.slug)!.sycophancy = r;
+  for (const r of view.pai) view.bySlug.get(r.entry.slug)!.pai = r;
+  return view;
+}
+
+/** Memoise one derived value per dataset generation (render and serialize once per version). */
+export function perGeneration<T>(build: (dataset: Dataset) => T): (loaded: { dataset: Dataset; generation: number }) => T {
+  let gen = -1;
+  let value: T | undefined;
+  return (loaded) => {
+    if (loaded.generation !== gen || value === undefined) {
+      value = build(loaded.dataset);
+      gen = loaded.generation;
+    }
+    return value;
+  };
+}
