@@ -28,7 +28,7 @@ export const MetaSchema = Type.Object(
     transcripts_scored: Type.Optional(Type.Integer({ minimum: 0 })),
     models_scored: Type.Optional(Type.Integer({ minimum: 0 })),
   },
-  { $id: 'Meta', additionalProperties: false },
+  { title: 'Meta', additionalProperties: false },
 );
 
 export const DatasetModelSchema = Type.Object(

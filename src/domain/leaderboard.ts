@@ -6,7 +6,7 @@
  * as published (2 decimals), so two models that print the same number share a rank.
  */
 import { riskOf, round2, type Risk } from '../scoring/types.ts';
-import type { Dataset, DatasetModel, Meta } from './dataset.ts';
+import type { Dataset, DatasetModel, LoadedDataset, Meta } from './dataset.ts';
 
 export interface SycophancyEntry {
   slug: string;
@@ -110,14 +110,17 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
 }
 
 /** Memoise one derived value per dataset generation (render and serialize once per version). */
-export function perGeneration<T>(build: (dataset: Dataset) => T): (loaded: { dataset: Dataset; generation: number }) => T {
+export function perGeneration<T>(build: (loaded: LoadedDataset) => T): (loaded: LoadedDataset) => T {
   let gen = -1;
   let value: T | undefined;
   return (loaded) => {
     if (loaded.generation !== gen || value === undefined) {
-      value = build(loaded.dataset);
+      value = build(loaded);
       gen = loaded.generation;
     }
     return value;
   };
 }
+
+/** The view of the dataset version in force, built once per version and shared by every route. */
+export const leaderboardView = perGeneration((loaded) => buildLeaderboard(loaded.dataset));

@@ -1,0 +1,56 @@
+/**
+ * buildApp(deps): the whole HTTP service as a Fastify instance. It never listens and never reads process.env;
+ * main.ts (or a test) builds the dependencies and passes them in.
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { registerErrorHandler } from './http/plugins/errors.ts';
+import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerRoutes } from './http/routes/index.ts';
+import type { App, AppDeps, Deps } from './http/types.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Query values that are secrets (GET /api/keys?key=…) are cut from logged URLs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:key|token)=)[^&#]*/gi, '$1[redacted]');
+}
+
+export async function buildApp(input: AppDeps): Promise<App> {
+  const deps: Deps = { ...input, now: input.now ?? Date.now, startedAt: (input.now ?? Date.now)() };
+  const { config } = deps;
+  const app = Fastify({
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            serializers: {
+              req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url) }),
+            },
+            ...(typeof deps.logger === 'object' ? deps.logger : {}),
+          },
+    bodyLimit: config.bodyLimit,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(8).toString('hex')}`;
+    },
+    trustProxy: false,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+  registerErrorHandler(app);
+  await registerOpenApi(app, config);
+  const routes = collectRoutes(app);
+  await app.register(async (scope) => registerRoutes(scope as App, deps));
+  addMethodFallbacks(app, routes);
+  return app;
+}

@@ -1,0 +1,33 @@
+/**
+ * Cache policy for the public read endpoints (contract: leaderboard and model 300 s at the CDN).
+ * Bodies are serialized once per dataset version; a strong ETag lets clients and CDNs revalidate with 304.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const CACHE_READ = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
+export const CACHE_ERROR = 'public, max-age=60';
+
+export interface CachedBody {
+  body: string;
+  etag: string;
+  type: string;
+}
+
+export function cachedBody(body: string, type = 'application/json; charset=utf-8'): CachedBody {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { body, etag, type };
+}
+
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/** Send a pre-serialized body with ETag and Cache-Control, or 304 when the client already has it. */
+export function sendCached(request: FastifyRequest, reply: FastifyReply, c: CachedBody, cacheControl = CACHE_READ): FastifyReply {
+  reply.header('cache-control', cacheControl).header('etag', c.etag).header('vary', 'Accept');
+  if (matches(request.headers['if-none-match'], c.etag)) return reply.code(304).send();
+  return reply.type(c.type).send(c.body);
+}

@@ -1,0 +1,77 @@
+/**
+ * One error handler for every route: AppError -> its status and Error body; schema validation -> 400 with
+ * `required`; body parser failures -> 400/413/415; anything else -> 500 whose text never carries internals
+ * (the stack goes to the log with the request id, and `detail` carries only that id).
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorBody } from '../../errors.ts';
+import type { App } from '../types.ts';
+
+/** Which fields a route requires, for the 400 body's `required` echo. */
+function requiredOf(request: FastifyRequest, part: string | undefined): Record<string, unknown> | undefined {
+  const schema = request.routeOptions.schema as Record<string, { properties?: Record<string, { type?: unknown; maxLength?: number; pattern?: string; format?: string; enum?: unknown }>; required?: string[] }> | undefined;
+  const key = part === 'querystring' ? 'querystring' : part === 'params' ? 'params' : 'body';
+  const s = schema?.[key];
+  if (!s?.properties) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const name of s.required ?? []) {
+    const p = s.properties[name];
+    const desc: Record<string, unknown> = { type: p?.type ?? 'string' };
+    if (p?.maxLength !== undefined) desc.maxLength = p.maxLength;
+    if (p?.pattern !== undefined) desc.pattern = p.pattern;
+    if (p?.format !== undefined) desc.format = p.format;
+    out[name] = desc;
+  }
+  return out;
+}
+
+function validationMessage(err: FastifyError): string {
+  const v = err.validation?.[0];
+  const where = err.validationContext ?? 'request';
+  if (!v) return `Invalid ${where}`;
+  const field = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
+  if (v.keyword === 'required') return `Missing required field: ${(v.params as { missingProperty?: string }).missingProperty ?? '?'}`;
+  if (v.keyword === 'additionalProperties') return `Unknown field: ${(v.params as { additionalProperty?: string }).additionalProperty ?? '?'}`;
+  if (v.keyword === 'enum') return `Invalid ${field || where}: must be one of ${((v.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')}`;
+  if (v.keyword === 'type' && !field) return `Invalid ${where}: expected a JSON object`;
+  return `Invalid ${field || where}: ${v.message ?? 'invalid value'}`;
+}
+
+export function sendError(reply: FastifyReply, status: number, body: ErrorBody, headers: Record<string, string> = {}): FastifyReply {
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+export function registerErrorHandler(app: App): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      if (err.status >= 500) request.log.error({ err, code: err.code }, err.message);
+      return sendError(reply, err.status, err.toBody(), err.extra.headers);
+    }
+    if (err.validation) {
+      return sendError(reply, 400, {
+        error: validationMessage(err),
+        code: 'bad_request',
+        required: requiredOf(request, err.validationContext) ?? {},
+      });
+    }
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, 413, { error: 'Request body is too large', code: 'payload_too_large' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, 415, { error: 'Content-Type must be application/json', code: 'unsupported_media_type' });
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendError(reply, 400, { error: 'Request body is empty; send a JSON object', code: 'bad_request', required: requiredOf(request, 'body') ?? {} });
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendError(reply, 400, { error: 'Request body is not valid JSON', code: 'bad_request', required: requiredOf(request, 'body') ?? {} });
+    }
+    if (err instanceof SyntaxError || err.statusCode === 400) {
+      return sendError(reply, 400, { error: 'Malformed request', code: 'bad_request', required: requiredOf(request, 'body') ?? {} });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return sendError(reply, err.statusCode, { error: err.message, code: 'bad_request' });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendError(reply, 500, { error: 'Internal server error', code: 'internal', detail: `request id ${request.id}` });
+  });
+}

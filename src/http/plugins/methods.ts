@@ -1,0 +1,67 @@
+/**
+ * Method policy and CORS, in one place.
+ * - Every listed path answers every other method with 405, an Error body and an Allow header.
+ * - /api paths answer any origin (the client script runs on other sites): Access-Control-Allow-Origin: *, and an
+ *   OPTIONS preflight answers 204 with the CORS headers. That is the one exception to "other methods answer 405";
+ *   OPTIONS on a non-/api path is a 405 like any other method.
+ * - Unknown paths answer 404 with an Error body.
+ */
+import { sendError } from './errors.ts';
+import type { App } from '../types.ts';
+
+const ALL = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const EXPOSED = 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, If-None-Match';
+
+/** Call before routes are registered: starts collecting each path's methods. */
+export function collectRoutes(app: App): Map<string, Set<string>> {
+  const byUrl = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const set = byUrl.get(route.url) ?? new Set<string>();
+    for (const m of methods) set.add(m);
+    byUrl.set(route.url, set);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/')) {
+      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-expose-headers', EXPOSED);
+    }
+  });
+  return byUrl;
+}
+
+/** Call after all routes are registered: adds the 405 and preflight answers, and the 404 handler. */
+export function addMethodFallbacks(app: App, byUrl: Map<string, Set<string>>): void {
+  for (const [url, methods] of [...byUrl]) {
+    if (methods.has('GET')) methods.add('HEAD');
+    const allow = ALL.filter((m) => methods.has(m) && m !== 'OPTIONS');
+    const rest = ALL.filter((m) => !methods.has(m));
+    if (rest.length === 0) continue;
+    const isApi = url.startsWith('/api/');
+    app.route({
+      method: [...rest],
+      url,
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        if (request.method === 'OPTIONS' && isApi) {
+          return reply
+            .code(204)
+            .header('access-control-allow-methods', [...allow, 'OPTIONS'].join(', '))
+            .header('access-control-allow-headers', ALLOWED_HEADERS)
+            .header('access-control-max-age', '86400')
+            .send();
+        }
+        return sendError(
+          reply,
+          405,
+          { error: `Method ${request.method} is not allowed on ${url}; use ${allow.join(', ')}`, code: 'method_not_allowed' },
+          { allow: allow.join(', ') },
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, { error: `No such path: ${request.url.split('?')[0]}`, code: 'not_found' }),
+  );
+}

@@ -1,0 +1,76 @@
+import { Type } from '@sinclair/typebox';
+import { BADGE_STYLES, BADGE_TYPES, placeholderBadge, renderBadge, type BadgeStyle, type BadgeType } from '../../badge/index.ts';
+import { SLUG_PATTERN } from '../../domain/dataset.ts';
+import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
+import { CACHE_ERROR, CACHE_READ, cachedBody, sendCached, type CachedBody } from '../cache.ts';
+import type { App, Deps } from '../types.ts';
+
+const SVG = 'image/svg+xml; charset=utf-8';
+const SLUG = new RegExp(SLUG_PATTERN);
+const isType = (v: unknown): v is BadgeType => typeof v === 'string' && (BADGE_TYPES as readonly string[]).includes(v);
+const isStyle = (v: unknown): v is BadgeStyle => typeof v === 'string' && (BADGE_STYLES as readonly string[]).includes(v);
+
+/** Rendered badges, per dataset version; at most models × 3 types × 3 styles entries. */
+const badges = perGeneration(() => new Map<string, CachedBody>());
+
+export async function badgeRoutes(app: App, deps: Deps): Promise<void> {
+  app.get(
+    '/api/badge/:slug',
+    {
+      schema: {
+        summary: 'SVG badge for a model',
+        description:
+          'An SVG badge for a README. type: sycophancy, pai or both (default both); style: flat, flat-square or ' +
+          'for-the-badge (default flat). Colour: PAI by risk (low green, medium yellow, high red); honesty > 90 green, ' +
+          '80-90 yellow, < 80 red; both takes the worse. Errors (400 bad type/style, 404 unknown model, 500) are ' +
+          'placeholder SVGs, cached 60 s.',
+        tags: ['read'],
+        // Validation is done in the handler: every answer, even a 400, must be an SVG image.
+        params: Type.Object({ slug: Type.String() }),
+        querystring: Type.Object({
+          type: Type.Optional(Type.String({ enum: [...BADGE_TYPES], default: 'both' })),
+          style: Type.Optional(Type.String({ enum: [...BADGE_STYLES], default: 'flat' })),
+        }),
+        response: {
+          200: { description: 'SVG badge', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          400: { description: 'Placeholder SVG: invalid type or style', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          404: { description: 'Placeholder SVG: unknown model', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          500: { description: 'Placeholder SVG: data error', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+        },
+      },
+      attachValidation: true,
+    },
+    async (request, reply) => {
+      const q = request.query as { type?: unknown; style?: unknown };
+      const style: BadgeStyle = isStyle(q.style) ? q.style : 'flat';
+      const type = q.type ?? 'both';
+      const fail = (status: 400 | 404 | 500, message: string) =>
+        reply.code(status).header('cache-control', CACHE_ERROR).type(SVG).send(placeholderBadge(message, style));
+      if (request.validationError || !isType(type) || (q.style !== undefined && !isStyle(q.style))) {
+        return fail(400, !isType(type) ? 'invalid type' : 'invalid style');
+      }
+      try {
+        const loaded = deps.dataset.current();
+        const slug = request.params.slug;
+        const entry = SLUG.test(slug) ? leaderboardView(loaded).bySlug.get(slug) : undefined;
+        if (!entry) return fail(404, 'unknown model');
+        const cache = badges(loaded);
+        const key = `${slug}\u0000${type}\u0000${style}`;
+        let c = cache.get(key);
+        if (!c) {
+          const svg = renderBadge(
+            { name: entry.model.name, honesty: entry.sycophancy?.entry.honesty, composite: entry.model.pai?.composite },
+            type,
+            style,
+          );
+          c = cachedBody(svg, SVG);
+          cache.set(key, c);
+        }
+        return sendCached(request, reply, c, CACHE_READ);
+      } catch (err) {
+        request.log.error({ err }, 'badge failed');
+        return fail(500, 'error');
+      }
+    },
+  );
+}

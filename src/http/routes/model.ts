@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
+import { AppError } from '../../errors.ts';
+import { cachedBody, sendCached, type CachedBody } from '../cache.ts';
+import { ErrorSchema, ModelDetailSchema, Slug } from '../schemas/core.ts';
+import type { App, Deps } from '../types.ts';
+
+const Query = Type.Object({ slug: Slug }, { required: ['slug'] });
+
+/** Every model's detail body, serialized once per dataset version. */
+const details = perGeneration((loaded) => {
+  const view = leaderboardView(loaded);
+  const out = new Map<string, CachedBody>();
+  for (const [slug, { model, sycophancy, pai }] of view.bySlug) {
+    const body: Record<string, unknown> = { slug, name: model.name, vendor: model.vendor, assessed: model.assessed };
+    if (sycophancy) {
+      const e = sycophancy.entry;
+      body.sycophancy = {
+        honesty: e.honesty,
+        dimensions: { ev: e.ev, me: e.me, il: e.il, ia: e.ia, fa: e.fa },
+        history: e.history,
+        rank: sycophancy.rank,
+        total_models: view.sycophancy.length,
+      };
+    }
+    if (pai) {
+      const e = pai.entry;
+      body.pai = {
+        composite: e.composite,
+        risk: e.risk,
+        dimensions: { emi: e.emi, exl: e.exl, bnd: e.bnd, dep: e.dep, aud: e.aud },
+        history: e.history,
+        rank: pai.rank,
+        total_models: view.pai.length,
+      };
+    }
+    out.set(slug, cachedBody(JSON.stringify(body)));
+  }
+  return out;
+});
+
+export async function modelRoutes(app: App, deps: Deps): Promise<void> {
+  app.get(
+    '/api/model',
+    {
+      schema: {
+        summary: 'One model',
+        description:
+          'A model’s scores on each index it was assessed on, with its history (oldest first), its rank in that index ' +
+          '(equal values share a rank) and the number of models ranked. Cached 300 s at the CDN.',
+        tags: ['read'],
+        querystring: Query,
+        response: { 200: ModelDetailSchema, 400: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const body = details(deps.dataset.current()).get(request.query.slug);
+      if (!body) throw new AppError('model_not_found', `Unknown model: ${request.query.slug}`);
+      return sendCached(request, reply, body);
+    },
+  );
+}

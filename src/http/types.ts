@@ -1,0 +1,36 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.ts';
+import type { DatasetSource } from '../domain/dataset.ts';
+import type { Mailer } from '../domain/email.ts';
+import type { Store } from '../store/types.ts';
+
+/** Fastify with the TypeBox type provider: route schemas give the handlers their types. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** Everything the HTTP layer needs, built by main (or a test) and passed in. */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  mailer: Mailer;
+  dataset: DatasetSource;
+  /** Milliseconds since the epoch; injectable for tests. */
+  now?: () => number;
+  /** Pino options or false; defaults to config.logLevel. */
+  logger?: boolean | object;
+}
+
+/** AppDeps with the defaults filled in, as route plugins receive them. */
+export type Deps = AppDeps & { now: () => number; startedAt: number };

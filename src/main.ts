@@ -1,0 +1,50 @@
+/**
+ * Start-up and shut-down: read config once, build the store, mailer and dataset source, build the app,
+ * listen; on SIGTERM/SIGINT stop accepting, finish in-flight requests, close the store, exit.
+ */
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatasetSource } from './domain/dataset.ts';
+import { createMailer } from './domain/email.ts';
+import { createStore } from './store/index.ts';
+
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`svc: configuration error: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const log = pino({ level: config.logLevel });
+  const dataset = openDatasetSource(config.datasetPath, log);
+  const store = createStore(config.store);
+  const mailer = createMailer(config.email, log);
+  const app = await buildApp({ config, store, mailer, dataset });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    try {
+      await app.close();
+      dataset.close();
+      await store.close();
+    } finally {
+      clearTimeout(force);
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ store: config.store.kind, dataset: dataset.current().dataset.meta.version }, 'svc ready');
+  return 0;
+}

@@ -1,0 +1,75 @@
+/** Shared test setup: an app over the memory store and a dataset file the test controls. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatasetSource, type Dataset } from '../src/domain/dataset.ts';
+import type { Mailer } from '../src/domain/email.ts';
+import { createStore } from '../src/store/index.ts';
+import type { Store } from '../src/store/types.ts';
+import type { App } from '../src/http/types.ts';
+
+export const silentLog = { info() {}, error() {}, warn() {}, debug() {} };
+
+export function tmpDir(prefix = 'svc-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function sampleDataset(): Dataset {
+  const at = '2026-11-01T00:00:00Z';
+  const m = (slug: string, name: string, honesty: number, dims: number[], composite: number, pai: number[]) => ({
+    slug,
+    name,
+    vendor: 'Vendor & Co',
+    assessed: at,
+    sycophancy: { honesty, ev: dims[0]!, me: dims[1]!, il: dims[2]!, ia: dims[3]!, fa: dims[4]!, history: [honesty - 1, honesty] },
+    pai: { composite, emi: pai[0]!, exl: pai[1]!, bnd: pai[2]!, dep: pai[3]!, aud: pai[4]!, history: [composite] },
+  });
+  return {
+    schema: 'svc.dataset/1',
+    meta: { updated: at, version: 'test-1', judges: ['test'], transcripts_scored: 10, models_scored: 4 },
+    models: [
+      m('green-model', 'Green Model', 95, [0.5, 0.5, 0.5, 0.5, 0.5], 0.5, [0.5, 0.5, 0.5, 0.5, 0.5]),
+      m('yellow-model', 'Yellow Model', 85, [1.5, 1.5, 1.5, 1.5, 1.5], 1.5, [1.5, 1.5, 1.5, 1.5, 1.5]),
+      m('red-model', 'Red <script>alert(1)</script> & Co', 60, [4, 4, 4, 4, 4], 3, [3, 3, 3, 3, 3]),
+      m('tie-model', 'Tie Model', 85, [1.5, 1.5, 1.5, 1.5, 1.5], 0.9, [0.9, 0.9, 0.9, 0.9, 0.9]),
+    ],
+  };
+}
+
+export interface TestApp {
+  app: App;
+  store: Store;
+  dir: string;
+  datasetFile: string;
+  sent: { to: string; subject: string; text: string }[];
+  close(): Promise<void>;
+}
+
+/** Build an app for inject tests. env entries override config defaults (never process.env). */
+export async function makeApp(opts: { env?: Record<string, string>; dataset?: Dataset; store?: Store; now?: () => number } = {}): Promise<TestApp> {
+  const dir = tmpDir();
+  const datasetFile = path.join(dir, 'leaderboard.json');
+  fs.writeFileSync(datasetFile, JSON.stringify(opts.dataset ?? sampleDataset()));
+  const config = loadConfig({ SVC_STORE_URL: 'memory', SVC_DATASET: datasetFile, LOG_LEVEL: 'silent', ...opts.env }, dir);
+  const store = opts.store ?? createStore(config.store);
+  const dataset = openDatasetSource(datasetFile, silentLog);
+  const sent: TestApp['sent'] = [];
+  const mailer = { send: async (msg: TestApp["sent"][number]) => (sent.push(msg), true) } as unknown as Mailer;
+  const app = await buildApp({ config, store, mailer, dataset, logger: false, now: opts.now });
+  await app.ready();
+  return {
+    app,
+    store,
+    dir,
+    datasetFile,
+    sent,
+    async close() {
+      await app.close();
+      dataset.close();
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
