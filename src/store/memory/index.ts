@@ -1,0 +1,176 @@
+/**
+ * The in-memory store: the "not configured" store (SVC_STORE_URL=memory) and the rate limiter's fallback
+ * during an outage. Nothing survives a restart. Every method is synchronous inside, so each is atomic.
+ */
+import type { ApiKeyRecord, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+
+export class MemoryStore implements Store {
+  readonly kind = 'memory' as const;
+  private windows = new Map<string, { count: number; resetMs: number }>();
+  private hitsSinceSweep = 0;
+  private keys = new Map<string, ApiKeyRecord>(); // by hash
+  private waitlist: WaitlistEntry[] = [];
+  private waitlistIndex = new Map<string, number>(); // lower-cased email -> position
+  private submissions: SubmissionRecord[] = [];
+  private lastSubmissionId = 0;
+  private reports = new Map<string, string>();
+  private leaves: string[] = [];
+  private leafIndex = new Map<string, number>();
+  private checkpoints = new Map<number, string>();
+  private settings = new Map<string, string>();
+
+  async hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }> {
+    if (++this.hitsSinceSweep >= 10_000) this.sweep(nowMs);
+    const resetMs = Math.floor(nowMs / windowMs) * windowMs + windowMs;
+    const mapKey = `${windowMs}:${key}`;
+    const cur = this.windows.get(mapKey);
+    if (cur && cur.resetMs === resetMs) {
+      cur.count += 1;
+      return { count: cur.count, resetMs };
+    }
+    this.windows.set(mapKey, { count: 1, resetMs });
+    return { count: 1, resetMs };
+  }
+
+  private sweep(nowMs: number): void {
+    this.hitsSinceSweep = 0;
+    for (const [k, v] of this.windows) if (v.resetMs <= nowMs) this.windows.delete(k);
+  }
+
+  async createKey(rec: ApiKeyRecord): Promise<void> {
+    if (this.keys.has(rec.hash)) throw new Error('duplicate key hash');
+    this.keys.set(rec.hash, { ...rec });
+  }
+
+  async getKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
+    const rec = this.keys.get(hash);
+    return rec ? { ...rec } : null;
+  }
+
+  async consumeCall(hash: string): Promise<number> {
+    const rec = this.keys.get(hash);
+    if (!rec || rec.callsRemaining <= 0) return -1;
+    rec.callsRemaining -= 1;
+    return rec.callsRemaining;
+  }
+
+  async listKeys(): Promise<ApiKeyRecord[]> {
+    return [...this.keys.values()].map((r) => ({ ...r })).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  async updateKey(id: string, patch: Parameters<Store['updateKey']>[1]): Promise<boolean> {
+    for (const rec of this.keys.values()) {
+      if (rec.id !== id) continue;
+      Object.assign(rec, definedOnly(patch));
+      if ('verifyTokenHash' in patch && patch.verifyTokenHash === undefined) delete rec.verifyTokenHash;
+      return true;
+    }
+    return false;
+  }
+
+  async activateByToken(tokenHash: string): Promise<ApiKeyRecord | null> {
+    for (const rec of this.keys.values()) {
+      if (rec.verifyTokenHash !== tokenHash) continue;
+      rec.active = true;
+      delete rec.verifyTokenHash;
+      return { ...rec };
+    }
+    return null;
+  }
+
+  async joinWaitlist(entry: WaitlistEntry): Promise<{ created: boolean; position: number }> {
+    const lower = entry.email.toLowerCase();
+    const existing = this.waitlistIndex.get(lower);
+    if (existing !== undefined) return { created: false, position: existing };
+    this.waitlist.push({ ...entry });
+    const position = this.waitlist.length;
+    this.waitlistIndex.set(lower, position);
+    return { created: true, position };
+  }
+
+  async listWaitlist(): Promise<(WaitlistEntry & { position: number })[]> {
+    return this.waitlist.map((e, i) => ({ ...e, position: i + 1 }));
+  }
+
+  async addSubmission(rec: Omit<SubmissionRecord, 'id' | 'status'>, nowMs: number): Promise<SubmissionRecord> {
+    const id = Math.max(Math.floor(nowMs), this.lastSubmissionId + 1);
+    this.lastSubmissionId = id;
+    const full: SubmissionRecord = { ...rec, id, status: 'queued' };
+    this.submissions.push(full);
+    return { ...full };
+  }
+
+  async listSubmissions(): Promise<SubmissionRecord[]> {
+    return this.submissions.map((s) => ({ ...s }));
+  }
+
+  async claimNextSubmission(): Promise<SubmissionRecord | null> {
+    const next = this.submissions.find((s) => s.status === 'queued');
+    if (!next) return null;
+    next.status = 'evaluating';
+    return { ...next };
+  }
+
+  async putReport(hash: string, canonicalJson: string): Promise<void> {
+    if (!this.reports.has(hash)) this.reports.set(hash, canonicalJson);
+  }
+
+  async getReport(hash: string): Promise<string | null> {
+    return this.reports.get(hash) ?? null;
+  }
+
+  async findReportsByPrefix(prefix: string, limit: number): Promise<string[]> {
+    const out: string[] = [];
+    for (const h of [...this.reports.keys()].sort()) {
+      if (out.length >= limit) break;
+      if (h.startsWith(prefix)) out.push(h);
+    }
+    return out;
+  }
+
+  async appendLeaves(leafHashes: string[]): Promise<number> {
+    const first = this.leaves.length;
+    for (const h of leafHashes) {
+      if (!this.leafIndex.has(h)) this.leafIndex.set(h, this.leaves.length);
+      this.leaves.push(h);
+    }
+    return first;
+  }
+
+  async logSize(): Promise<number> {
+    return this.leaves.length;
+  }
+
+  async getLeaves(start: number, end: number): Promise<string[]> {
+    return this.leaves.slice(start, end);
+  }
+
+  async findLeaf(leafHash: string): Promise<number> {
+    return this.leafIndex.get(leafHash) ?? -1;
+  }
+
+  async putCheckpoint(size: number, json: string): Promise<void> {
+    this.checkpoints.set(size, json);
+  }
+
+  async getCheckpoint(size: number): Promise<string | null> {
+    return this.checkpoints.get(size) ?? null;
+  }
+
+  async setIfAbsent(key: string, value: string): Promise<string> {
+    const cur = this.settings.get(key);
+    if (cur !== undefined) return cur;
+    this.settings.set(key, value);
+    return value;
+  }
+
+  async ping(): Promise<boolean> {
+    return true;
+  }
+
+  async close(): Promise<void> {}
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,367 @@
+/**
+ * The Redis store: the choice for several service instances. Every read-modify-write is one Lua script or
+ * one MULTI, so instances sharing the server never double-count or fork the log.
+ *
+ * Outage policy: commands are not queued for long. While the connection is down a command waits at most
+ * one reconnect attempt (<= 500 ms) and then fails with AppError `store_unavailable` (500, clear message);
+ * when the server returns, the client reconnects by itself and the next command succeeds.
+ *
+ * Keys live under a prefix (default `svc:`), set with `?prefix=` on the URL, e.g.
+ * `redis://127.0.0.1:6379/0?prefix=staging:`; the database number is the URL path as usual.
+ */
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { AppError } from '../../errors.ts';
+import type { ApiKeyRecord, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+
+const UNAVAILABLE = 'The data store (Redis) is unavailable; try again shortly.';
+
+class Script {
+  readonly sha: string;
+  constructor(readonly src: string) {
+    this.sha = createHash('sha1').update(src).digest('hex');
+  }
+}
+
+const CONSUME = new Script(`
+local r = redis.call('HGET', KEYS[1], 'callsRemaining')
+if not r or tonumber(r) <= 0 then return -1 end
+return redis.call('HINCRBY', KEYS[1], 'callsRemaining', -1)`);
+
+// KEYS[1] = keyid:<id>; ARGV[1] = prefix; then field/value pairs; '' as verifyTokenHash clears it.
+const UPDATE_KEY = new Script(`
+local h = redis.call('GET', KEYS[1])
+if not h then return 0 end
+local k = ARGV[1] .. 'key:' .. h
+for i = 2, #ARGV, 2 do
+  local f, v = ARGV[i], ARGV[i + 1]
+  if f == 'verifyTokenHash' then
+    local old = redis.call('HGET', k, f)
+    if old then redis.call('DEL', ARGV[1] .. 'keytok:' .. old) end
+    if v == '' then redis.call('HDEL', k, f) else
+      redis.call('HSET', k, f, v)
+      redis.call('SET', ARGV[1] .. 'keytok:' .. v, h)
+    end
+  else
+    redis.call('HSET', k, f, v)
+  end
+end
+return 1`);
+
+// KEYS[1] = keytok:<tokenHash>; ARGV[1] = prefix. Returns the key's hash or false.
+const ACTIVATE = new Script(`
+local h = redis.call('GET', KEYS[1])
+if not h then return false end
+redis.call('DEL', KEYS[1])
+local k = ARGV[1] .. 'key:' .. h
+redis.call('HSET', k, 'active', '1')
+redis.call('HDEL', k, 'verifyTokenHash')
+return h`);
+
+// KEYS[1] = wl:idx (lower-cased email -> position), KEYS[2] = wl:list; ARGV[1] = lower email, ARGV[2] = entry JSON.
+const JOIN = new Script(`
+local p = redis.call('HGET', KEYS[1], ARGV[1])
+if p then return {0, tonumber(p)} end
+local n = redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[1], n)
+return {1, n}`);
+
+// KEYS: sub:last, sub:rec (id -> JSON), sub:status (id -> status), sub:queue; ARGV[1] = now ms, ARGV[2] = JSON.
+const ADD_SUB = new Script(`
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+local id = math.max(tonumber(ARGV[1]), last + 1)
+redis.call('SET', KEYS[1], string.format('%d', id))
+local sid = string.format('%d', id)
+redis.call('HSET', KEYS[2], sid, ARGV[2])
+redis.call('HSET', KEYS[3], sid, 'queued')
+redis.call('RPUSH', KEYS[4], sid)
+return sid`);
+
+// KEYS: sub:queue, sub:status, sub:rec. Returns {id, json} or false.
+const CLAIM = new Script(`
+while true do
+  local sid = redis.call('LPOP', KEYS[1])
+  if not sid then return false end
+  if redis.call('HGET', KEYS[2], sid) == 'queued' then
+    redis.call('HSET', KEYS[2], sid, 'evaluating')
+    return {sid, redis.call('HGET', KEYS[3], sid)}
+  end
+end`);
+
+// KEYS: log:leaves, log:idx; ARGV = leaf hashes. Returns the index of the first.
+const APPEND = new Script(`
+local first = redis.call('LLEN', KEYS[1])
+for i, h in ipairs(ARGV) do
+  redis.call('RPUSH', KEYS[1], h)
+  redis.call('HSETNX', KEYS[2], h, first + i - 1)
+end
+return first`);
+
+const SET_IF_ABSENT = new Script(`
+local v = redis.call('GET', KEYS[1])
+if v then return v end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]`);
+
+type KeyFields = Record<string, string>;
+
+function keyToFields(rec: ApiKeyRecord): KeyFields {
+  const f: KeyFields = {
+    id: rec.id, hash: rec.hash, email: rec.email, plan: rec.plan, createdAt: rec.createdAt,
+    rateLimit: String(rec.rateLimit), callsRemaining: String(rec.callsRemaining),
+    active: rec.active ? '1' : '0', revoked: rec.revoked ? '1' : '0',
+  };
+  if (rec.name !== undefined) f.name = rec.name;
+  if (rec.organization !== undefined) f.organization = rec.organization;
+  if (rec.verifyTokenHash !== undefined) f.verifyTokenHash = rec.verifyTokenHash;
+  return f;
+}
+
+function keyFromFields(f: KeyFields): ApiKeyRecord | null {
+  if (!f.hash || !f.id) return null;
+  const rec: ApiKeyRecord = {
+    id: f.id, hash: f.hash, email: f.email ?? '', plan: f.plan ?? 'free', createdAt: f.createdAt ?? '',
+    rateLimit: Number(f.rateLimit), callsRemaining: Number(f.callsRemaining), active: f.active === '1', revoked: f.revoked === '1',
+  };
+  if (f.name !== undefined) rec.name = f.name;
+  if (f.organization !== undefined) rec.organization = f.organization;
+  if (f.verifyTokenHash !== undefined) rec.verifyTokenHash = f.verifyTokenHash;
+  return rec;
+}
+
+/** Split our own `prefix` query parameter off the URL; the rest goes to ioredis. */
+export function parseRedisUrl(raw: string): { url: string; prefix: string } {
+  const u = new URL(raw);
+  const prefix = u.searchParams.get('prefix') ?? 'svc:';
+  u.searchParams.delete('prefix');
+  return { url: u.toString(), prefix };
+}
+
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+  readonly prefix: string;
+  private readonly client: Redis;
+
+  constructor(rawUrl: string) {
+    const { url, prefix } = parseRedisUrl(rawUrl);
+    this.prefix = prefix;
+    this.client = new Redis(url, {
+      maxRetriesPerRequest: 0,
+      retryStrategy: (times) => Math.min(times * 100, 500),
+      connectTimeout: 2000,
+      commandTimeout: 2000,
+    });
+    // Connection errors surface as failed commands (and in the rate limiter's outage log); without a
+    // listener ioredis would print every reconnect failure.
+    this.client.on('error', () => {});
+  }
+
+  private k(name: string): string {
+    return this.prefix + name;
+  }
+
+  private async run<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new AppError('store_unavailable', UNAVAILABLE, { detail: 'store unavailable' });
+    }
+  }
+
+  private async eval(script: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+    try {
+      return await this.client.evalsha(script.sha, keys.length, ...keys, ...args);
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      return this.client.eval(script.src, keys.length, ...keys, ...args);
+    }
+  }
+
+  hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }> {
+    return this.run(async () => {
+      const start = Math.floor(nowMs / windowMs) * windowMs;
+      const resetMs = start + windowMs;
+      const rk = this.k(`rl:${windowMs}:${start}:${key}`);
+      // Relative expiry, so the window follows the service's clock, not the Redis server's.
+      const res = await this.client.multi().incr(rk).pexpire(rk, Math.max(1, resetMs - nowMs)).exec();
+      const [err, count] = res?.[0] ?? [new Error('transaction aborted'), null];
+      if (err) throw err;
+      return { count: Number(count), resetMs };
+    });
+  }
+
+  createKey(rec: ApiKeyRecord): Promise<void> {
+    return this.run(async () => {
+      const m = this.client.multi()
+        .hset(this.k(`key:${rec.hash}`), keyToFields(rec))
+        .set(this.k(`keyid:${rec.id}`), rec.hash)
+        .rpush(this.k('keys'), rec.hash);
+      if (rec.verifyTokenHash) m.set(this.k(`keytok:${rec.verifyTokenHash}`), rec.hash);
+      const res = await m.exec();
+      const failed = res?.find(([e]) => e);
+      if (!res || failed) throw failed?.[0] ?? new Error('transaction aborted');
+    });
+  }
+
+  getKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
+    return this.run(async () => keyFromFields(await this.client.hgetall(this.k(`key:${hash}`))));
+  }
+
+  consumeCall(hash: string): Promise<number> {
+    return this.run(async () => Number(await this.eval(CONSUME, [this.k(`key:${hash}`)], [])));
+  }
+
+  listKeys(): Promise<ApiKeyRecord[]> {
+    return this.run(async () => {
+      const hashes = await this.client.lrange(this.k('keys'), 0, -1);
+      const p = this.client.pipeline();
+      for (const h of hashes) p.hgetall(this.k(`key:${h}`));
+      const res = (await p.exec()) ?? [];
+      return res.map(([, f]) => keyFromFields(f as KeyFields)).filter((r): r is ApiKeyRecord => r !== null);
+    });
+  }
+
+  updateKey(id: string, patch: Parameters<Store['updateKey']>[1]): Promise<boolean> {
+    return this.run(async () => {
+      const args: string[] = [this.prefix];
+      if (patch.revoked !== undefined) args.push('revoked', patch.revoked ? '1' : '0');
+      if (patch.active !== undefined) args.push('active', patch.active ? '1' : '0');
+      if (patch.callsRemaining !== undefined) args.push('callsRemaining', String(patch.callsRemaining));
+      if (patch.rateLimit !== undefined) args.push('rateLimit', String(patch.rateLimit));
+      if ('verifyTokenHash' in patch) args.push('verifyTokenHash', patch.verifyTokenHash ?? '');
+      return Number(await this.eval(UPDATE_KEY, [this.k(`keyid:${id}`)], args)) === 1;
+    });
+  }
+
+  activateByToken(tokenHash: string): Promise<ApiKeyRecord | null> {
+    return this.run(async () => {
+      const h = await this.eval(ACTIVATE, [this.k(`keytok:${tokenHash}`)], [this.prefix]);
+      return typeof h === 'string' ? keyFromFields(await this.client.hgetall(this.k(`key:${h}`))) : null;
+    });
+  }
+
+  joinWaitlist(entry: WaitlistEntry): Promise<{ created: boolean; position: number }> {
+    return this.run(async () => {
+      const res = (await this.eval(JOIN, [this.k('wl:idx'), this.k('wl:list')], [entry.email.toLowerCase(), JSON.stringify(entry)])) as [number, number];
+      return { created: res[0] === 1, position: Number(res[1]) };
+    });
+  }
+
+  listWaitlist(): Promise<(WaitlistEntry & { position: number })[]> {
+    return this.run(async () => {
+      const rows = await this.client.lrange(this.k('wl:list'), 0, -1);
+      return rows.map((json, i) => ({ ...(JSON.parse(json) as WaitlistEntry), position: i + 1 }));
+    });
+  }
+
+  addSubmission(rec: Omit<SubmissionRecord, 'id' | 'status'>, nowMs: number): Promise<SubmissionRecord> {
+    return this.run(async () => {
+      const keys = [this.k('sub:last'), this.k('sub:rec'), this.k('sub:status'), this.k('sub:queue')];
+      const sid = await this.eval(ADD_SUB, keys, [Math.floor(nowMs), JSON.stringify(rec)]);
+      return { ...rec, id: Number(sid), status: 'queued' };
+    });
+  }
+
+  listSubmissions(): Promise<SubmissionRecord[]> {
+    return this.run(async () => {
+      const [recs, statuses] = await Promise.all([this.client.hgetall(this.k('sub:rec')), this.client.hgetall(this.k('sub:status'))]);
+      return Object.entries(recs)
+        .map(([sid, json]) => ({ ...(JSON.parse(json) as Omit<SubmissionRecord, 'id' | 'status'>), id: Number(sid), status: (statuses[sid] ?? 'queued') as SubmissionRecord['status'] }))
+        .sort((a, b) => a.id - b.id);
+    });
+  }
+
+  claimNextSubmission(): Promise<SubmissionRecord | null> {
+    return this.run(async () => {
+      const res = await this.eval(CLAIM, [this.k('sub:queue'), this.k('sub:status'), this.k('sub:rec')], []);
+      if (!Array.isArray(res)) return null;
+      const [sid, json] = res as [string, string];
+      return { ...(JSON.parse(json) as Omit<SubmissionRecord, 'id' | 'status'>), id: Number(sid), status: 'evaluating' };
+    });
+  }
+
+  putReport(hash: string, canonicalJson: string): Promise<void> {
+    return this.run(async () => {
+      await this.client.multi().set(this.k(`rep:${hash}`), canonicalJson, 'NX').zadd(this.k('rep:idx'), 0, hash).exec();
+    });
+  }
+
+  getReport(hash: string): Promise<string | null> {
+    return this.run(() => this.client.get(this.k(`rep:${hash}`)));
+  }
+
+  findReportsByPrefix(prefix: string, limit: number): Promise<string[]> {
+    return this.run(() => this.client.zrangebylex(this.k('rep:idx'), `[${prefix}`, `(${prefix}~`, 'LIMIT', 0, limit));
+  }
+
+  appendLeaves(leafHashes: string[]): Promise<number> {
+    return this.run(async () => {
+      if (leafHashes.length === 0) return this.client.llen(this.k('log:leaves'));
+      return Number(await this.eval(APPEND, [this.k('log:leaves'), this.k('log:idx')], leafHashes));
+    });
+  }
+
+  logSize(): Promise<number> {
+    return this.run(() => this.client.llen(this.k('log:leaves')));
+  }
+
+  getLeaves(start: number, end: number): Promise<string[]> {
+    return this.run(async () => (end <= start ? [] : this.client.lrange(this.k('log:leaves'), start, end - 1)));
+  }
+
+  findLeaf(leafHash: string): Promise<number> {
+    return this.run(async () => {
+      const v = await this.client.hget(this.k('log:idx'), leafHash);
+      return v === null ? -1 : Number(v);
+    });
+  }
+
+  putCheckpoint(size: number, json: string): Promise<void> {
+    return this.run(async () => {
+      await this.client.hset(this.k('log:cp'), String(size), json);
+    });
+  }
+
+  getCheckpoint(size: number): Promise<string | null> {
+    return this.run(() => this.client.hget(this.k('log:cp'), String(size)));
+  }
+
+  setIfAbsent(key: string, value: string): Promise<string> {
+    return this.run(async () => String(await this.eval(SET_IF_ABSENT, [this.k(`kv:${key}`)], [value])));
+  }
+
+  /** True when the server answers PING within 500 ms; never throws. */
+  async ping(): Promise<boolean> {
+    const status = this.client.status;
+    if (status === 'end' || status === 'close' || status === 'reconnecting') return false;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('timeout'), 500)));
+      return (await Promise.race([this.client.ping(), timeout])) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      if (this.client.status === 'ready') await this.client.quit();
+      else this.client.disconnect();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+
+  /** Delete every key under this store's prefix (tests only). */
+  async destroyAll(): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.client.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await this.client.del(...keys);
+    } while (cursor !== '0');
+  }
+}

@@ -1,0 +1,301 @@
+/**
+ * The SQLite store: one embedded file, WAL journal with synchronous=FULL, so a write is on disk before its
+ * promise resolves and survives a crash of the process or the machine. Several processes may open the same
+ * file: every read-modify-write runs in one IMMEDIATE transaction (or one statement), and busy_timeout makes
+ * a writer wait for the others instead of failing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { ApiKeyRecord, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS rate_limits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_ms INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rate_limits_reset ON rate_limits(reset_ms);
+CREATE TABLE IF NOT EXISTS api_keys (
+  hash TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, email TEXT NOT NULL, name TEXT, organization TEXT,
+  plan TEXT NOT NULL, created_at TEXT NOT NULL, rate_limit INTEGER NOT NULL, calls_remaining INTEGER NOT NULL,
+  active INTEGER NOT NULL, revoked INTEGER NOT NULL, verify_token_hash TEXT);
+CREATE INDEX IF NOT EXISTS api_keys_token ON api_keys(verify_token_hash) WHERE verify_token_hash IS NOT NULL;
+CREATE TABLE IF NOT EXISTS waitlist (
+  position INTEGER PRIMARY KEY, email_lower TEXT NOT NULL UNIQUE, email TEXT NOT NULL, name TEXT,
+  organization TEXT, use_case TEXT, source TEXT, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS submissions (
+  id INTEGER PRIMARY KEY, model_name TEXT NOT NULL, vendor TEXT NOT NULL, api_endpoint TEXT NOT NULL,
+  contact_email TEXT NOT NULL, notes TEXT, model_slug TEXT, created_at TEXT NOT NULL, status TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS submissions_status ON submissions(status, id);
+CREATE TABLE IF NOT EXISTS reports (hash TEXT PRIMARY KEY, json TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS log_leaves (idx INTEGER PRIMARY KEY, hash TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS log_leaves_hash ON log_leaves(hash, idx);
+CREATE TABLE IF NOT EXISTS checkpoints (size INTEGER PRIMARY KEY, json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+`;
+
+interface KeyRow {
+  hash: string; id: string; email: string; name: string | null; organization: string | null; plan: string;
+  created_at: string; rate_limit: number; calls_remaining: number; active: number; revoked: number; verify_token_hash: string | null;
+}
+interface WaitRow {
+  position: number; email: string; name: string | null; organization: string | null; use_case: string | null;
+  source: string | null; created_at: string;
+}
+interface SubRow {
+  id: number; model_name: string; vendor: string; api_endpoint: string; contact_email: string; notes: string | null;
+  model_slug: string | null; created_at: string; status: SubmissionRecord['status'];
+}
+
+function keyFromRow(r: KeyRow): ApiKeyRecord {
+  const rec: ApiKeyRecord = {
+    id: r.id, hash: r.hash, email: r.email, plan: r.plan, createdAt: r.created_at, rateLimit: r.rate_limit,
+    callsRemaining: r.calls_remaining, active: r.active === 1, revoked: r.revoked === 1,
+  };
+  if (r.name !== null) rec.name = r.name;
+  if (r.organization !== null) rec.organization = r.organization;
+  if (r.verify_token_hash !== null) rec.verifyTokenHash = r.verify_token_hash;
+  return rec;
+}
+
+function waitFromRow(r: WaitRow): WaitlistEntry & { position: number } {
+  const e: WaitlistEntry & { position: number } = { email: r.email, createdAt: r.created_at, position: r.position };
+  if (r.name !== null) e.name = r.name;
+  if (r.organization !== null) e.organization = r.organization;
+  if (r.use_case !== null) e.useCase = r.use_case;
+  if (r.source !== null) e.source = r.source;
+  return e;
+}
+
+function subFromRow(r: SubRow): SubmissionRecord {
+  const s: SubmissionRecord = {
+    id: r.id, modelName: r.model_name, vendor: r.vendor, apiEndpoint: r.api_endpoint, contactEmail: r.contact_email,
+    createdAt: r.created_at, status: r.status,
+  };
+  if (r.notes !== null) s.notes = r.notes;
+  if (r.model_slug !== null) s.modelSlug = r.model_slug;
+  return s;
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private hitsSinceSweep = 0;
+  private readonly q;
+
+  constructor(file: string) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(SCHEMA);
+    const db = this.db;
+    this.q = {
+      hit: db.prepare<[string, number], { count: number }>(
+        `INSERT INTO rate_limits(key, count, reset_ms) VALUES (?, 1, ?)
+         ON CONFLICT(key) DO UPDATE SET count = CASE WHEN reset_ms = excluded.reset_ms THEN count + 1 ELSE 1 END,
+         reset_ms = excluded.reset_ms RETURNING count`,
+      ),
+      sweep: db.prepare<[number]>('DELETE FROM rate_limits WHERE reset_ms <= ?'),
+      insertKey: db.prepare(
+        `INSERT INTO api_keys(hash, id, email, name, organization, plan, created_at, rate_limit, calls_remaining, active, revoked, verify_token_hash)
+         VALUES (@hash, @id, @email, @name, @organization, @plan, @createdAt, @rateLimit, @callsRemaining, @active, @revoked, @verifyTokenHash)`,
+      ),
+      keyByHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?'),
+      keyByToken: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE verify_token_hash = ?'),
+      consume: db.prepare<[string], { calls_remaining: number }>(
+        'UPDATE api_keys SET calls_remaining = calls_remaining - 1 WHERE hash = ? AND calls_remaining > 0 RETURNING calls_remaining',
+      ),
+      listKeys: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
+      activate: db.prepare<[string]>('UPDATE api_keys SET active = 1, verify_token_hash = NULL WHERE hash = ?'),
+      waitByEmail: db.prepare<[string], { position: number }>('SELECT position FROM waitlist WHERE email_lower = ?'),
+      insertWait: db.prepare(
+        `INSERT INTO waitlist(email_lower, email, name, organization, use_case, source, created_at)
+         VALUES (@emailLower, @email, @name, @organization, @useCase, @source, @createdAt)`,
+      ),
+      listWait: db.prepare<[], WaitRow>('SELECT * FROM waitlist ORDER BY position'),
+      lastSubId: db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM submissions'),
+      insertSub: db.prepare(
+        `INSERT INTO submissions(id, model_name, vendor, api_endpoint, contact_email, notes, model_slug, created_at, status)
+         VALUES (@id, @modelName, @vendor, @apiEndpoint, @contactEmail, @notes, @modelSlug, @createdAt, 'queued')`,
+      ),
+      listSubs: db.prepare<[], SubRow>('SELECT * FROM submissions ORDER BY id'),
+      nextQueued: db.prepare<[], SubRow>("SELECT * FROM submissions WHERE status = 'queued' ORDER BY id LIMIT 1"),
+      setSubStatus: db.prepare<[string, number]>('UPDATE submissions SET status = ? WHERE id = ?'),
+      putReport: db.prepare<[string, string]>('INSERT OR IGNORE INTO reports(hash, json) VALUES (?, ?)'),
+      getReport: db.prepare<[string], { json: string }>('SELECT json FROM reports WHERE hash = ?'),
+      reportsByPrefix: db.prepare<[string, string, number], { hash: string }>(
+        'SELECT hash FROM reports WHERE hash >= ? AND hash < ? ORDER BY hash LIMIT ?',
+      ),
+      logSize: db.prepare<[], { n: number }>('SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM log_leaves'),
+      insertLeaf: db.prepare<[number, string]>('INSERT INTO log_leaves(idx, hash) VALUES (?, ?)'),
+      leaves: db.prepare<[number, number], { hash: string }>('SELECT hash FROM log_leaves WHERE idx >= ? AND idx < ? ORDER BY idx'),
+      findLeaf: db.prepare<[string], { idx: number | null }>('SELECT MIN(idx) AS idx FROM log_leaves WHERE hash = ?'),
+      putCheckpoint: db.prepare<[number, string]>('INSERT OR REPLACE INTO checkpoints(size, json) VALUES (?, ?)'),
+      getCheckpoint: db.prepare<[number], { json: string }>('SELECT json FROM checkpoints WHERE size = ?'),
+      insertSetting: db.prepare<[string, string]>('INSERT OR IGNORE INTO settings(key, value) VALUES (?, ?)'),
+      getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
+    };
+  }
+
+  async hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }> {
+    const resetMs = Math.floor(nowMs / windowMs) * windowMs + windowMs;
+    if (++this.hitsSinceSweep >= 10_000) {
+      this.hitsSinceSweep = 0;
+      this.q.sweep.run(nowMs);
+    }
+    const row = this.q.hit.get(`${windowMs}:${key}`, resetMs);
+    return { count: row!.count, resetMs };
+  }
+
+  async createKey(rec: ApiKeyRecord): Promise<void> {
+    this.q.insertKey.run({
+      ...rec, name: rec.name ?? null, organization: rec.organization ?? null, verifyTokenHash: rec.verifyTokenHash ?? null,
+      active: rec.active ? 1 : 0, revoked: rec.revoked ? 1 : 0,
+    });
+  }
+
+  async getKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
+    const row = this.q.keyByHash.get(hash);
+    return row ? keyFromRow(row) : null;
+  }
+
+  async consumeCall(hash: string): Promise<number> {
+    return this.q.consume.get(hash)?.calls_remaining ?? -1;
+  }
+
+  async listKeys(): Promise<ApiKeyRecord[]> {
+    return this.q.listKeys.all().map(keyFromRow);
+  }
+
+  async updateKey(id: string, patch: Parameters<Store['updateKey']>[1]): Promise<boolean> {
+    const cols: string[] = [];
+    const vals: (string | number | null)[] = [];
+    const set = (col: string, v: string | number | null) => (cols.push(`${col} = ?`), vals.push(v));
+    if (patch.revoked !== undefined) set('revoked', patch.revoked ? 1 : 0);
+    if (patch.active !== undefined) set('active', patch.active ? 1 : 0);
+    if (patch.callsRemaining !== undefined) set('calls_remaining', patch.callsRemaining);
+    if (patch.rateLimit !== undefined) set('rate_limit', patch.rateLimit);
+    if ('verifyTokenHash' in patch) set('verify_token_hash', patch.verifyTokenHash ?? null);
+    if (cols.length === 0) return this.db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(id) !== undefined;
+    const info = this.db.prepare(`UPDATE api_keys SET ${cols.join(', ')} WHERE id = ?`).run(...vals, id);
+    return info.changes === 1;
+  }
+
+  async activateByToken(tokenHash: string): Promise<ApiKeyRecord | null> {
+    return this.db
+      .transaction(() => {
+        const row = this.q.keyByToken.get(tokenHash);
+        if (!row) return null;
+        this.q.activate.run(row.hash);
+        return keyFromRow({ ...row, active: 1, verify_token_hash: null });
+      })
+      .immediate();
+  }
+
+  async joinWaitlist(entry: WaitlistEntry): Promise<{ created: boolean; position: number }> {
+    const emailLower = entry.email.toLowerCase();
+    return this.db
+      .transaction(() => {
+        const existing = this.q.waitByEmail.get(emailLower);
+        if (existing) return { created: false, position: existing.position };
+        const info = this.q.insertWait.run({
+          emailLower, email: entry.email, name: entry.name ?? null, organization: entry.organization ?? null,
+          useCase: entry.useCase ?? null, source: entry.source ?? null, createdAt: entry.createdAt,
+        });
+        return { created: true, position: Number(info.lastInsertRowid) };
+      })
+      .immediate();
+  }
+
+  async listWaitlist(): Promise<(WaitlistEntry & { position: number })[]> {
+    return this.q.listWait.all().map(waitFromRow);
+  }
+
+  async addSubmission(rec: Omit<SubmissionRecord, 'id' | 'status'>, nowMs: number): Promise<SubmissionRecord> {
+    return this.db
+      .transaction(() => {
+        const last = this.q.lastSubId.get()?.id ?? 0;
+        const id = Math.max(Math.floor(nowMs), last + 1);
+        this.q.insertSub.run({ ...rec, id, notes: rec.notes ?? null, modelSlug: rec.modelSlug ?? null });
+        return { ...rec, id, status: 'queued' as const };
+      })
+      .immediate();
+  }
+
+  async listSubmissions(): Promise<SubmissionRecord[]> {
+    return this.q.listSubs.all().map(subFromRow);
+  }
+
+  async claimNextSubmission(): Promise<SubmissionRecord | null> {
+    return this.db
+      .transaction(() => {
+        const row = this.q.nextQueued.get();
+        if (!row) return null;
+        this.q.setSubStatus.run('evaluating', row.id);
+        return subFromRow({ ...row, status: 'evaluating' });
+      })
+      .immediate();
+  }
+
+  async putReport(hash: string, canonicalJson: string): Promise<void> {
+    this.q.putReport.run(hash, canonicalJson);
+  }
+
+  async getReport(hash: string): Promise<string | null> {
+    return this.q.getReport.get(hash)?.json ?? null;
+  }
+
+  async findReportsByPrefix(prefix: string, limit: number): Promise<string[]> {
+    return this.q.reportsByPrefix.all(prefix, `${prefix}\u{10FFFF}`, limit).map((r) => r.hash);
+  }
+
+  async appendLeaves(leafHashes: string[]): Promise<number> {
+    return this.db
+      .transaction(() => {
+        const first = this.q.logSize.get()!.n;
+        leafHashes.forEach((h, i) => this.q.insertLeaf.run(first + i, h));
+        return first;
+      })
+      .immediate();
+  }
+
+  async logSize(): Promise<number> {
+    return this.q.logSize.get()!.n;
+  }
+
+  async getLeaves(start: number, end: number): Promise<string[]> {
+    return this.q.leaves.all(start, end).map((r) => r.hash);
+  }
+
+  async findLeaf(leafHash: string): Promise<number> {
+    return this.q.findLeaf.get(leafHash)?.idx ?? -1;
+  }
+
+  async putCheckpoint(size: number, json: string): Promise<void> {
+    this.q.putCheckpoint.run(size, json);
+  }
+
+  async getCheckpoint(size: number): Promise<string | null> {
+    return this.q.getCheckpoint.get(size)?.json ?? null;
+  }
+
+  async setIfAbsent(key: string, value: string): Promise<string> {
+    return this.db
+      .transaction(() => {
+        this.q.insertSetting.run(key, value);
+        return this.q.getSetting.get(key)!.value;
+      })
+      .immediate();
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return this.db.open && this.db.prepare('SELECT 1 AS ok').get() !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
