@@ -1,0 +1,169 @@
+/**
+ * Outbound email: the admin notification and the user's confirmation for POST /api/submit and
+ * POST /api/waitlist. The provider comes from configuration (see src/config.ts):
+ * - `resend`: a Resend-compatible HTTP API, POST {base}/emails with `Authorization: Bearer <key>` and
+ *   JSON {from, to, subject, text, html};
+ * - `smtp`: any SMTP server through nodemailer (`smtp://user:pass@host:port`, `smtps://…`);
+ * - `none`: nothing is sent and send() answers false.
+ * A provider error never fails the caller's request: send() answers false (the route reports
+ * `email_sent: false`) and logs a warning without the message body or any secret. Every user value that
+ * goes into HTML mail is escaped; subjects are stripped of control characters (no header injection).
+ */
+import nodemailer, { type TransportOptions } from 'nodemailer';
+import type { Config } from '../config.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** True when the provider accepted the message; false on any error (and with provider `none`). Never throws. */
+  send(msg: MailMessage): Promise<boolean>;
+}
+
+export interface MailLogger {
+  warn(obj: object, msg?: string): void;
+}
+
+const TIMEOUT_MS = 10_000;
+
+export function createMailer(config: Config['email'], logger: MailLogger): Mailer {
+  const from = config.from;
+  if (config.provider === 'resend' && config.resendApiKey) {
+    const endpoint = `${config.resendBaseUrl}/emails`;
+    const key = config.resendApiKey;
+    return {
+      async send(msg) {
+        try {
+          const res = await fetch(endpoint, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ from, to: msg.to, subject: msg.subject, text: msg.text, ...(msg.html ? { html: msg.html } : {}) }),
+            signal: AbortSignal.timeout(TIMEOUT_MS),
+          });
+          await res.arrayBuffer().catch(() => undefined);
+          if (res.ok) return true;
+          logger.warn({ provider: 'resend', status: res.status }, 'email provider refused a message');
+          return false;
+        } catch (err) {
+          logger.warn({ provider: 'resend', error: (err as Error).name }, 'email provider unreachable');
+          return false;
+        }
+      },
+    };
+  }
+  if (config.provider === 'smtp' && config.smtpUrl) {
+    const transport = nodemailer.createTransport({
+      url: config.smtpUrl,
+      connectionTimeout: TIMEOUT_MS,
+      greetingTimeout: TIMEOUT_MS,
+      socketTimeout: TIMEOUT_MS,
+    } as TransportOptions);
+    return {
+      async send(msg) {
+        try {
+          await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text, ...(msg.html ? { html: msg.html } : {}) });
+          return true;
+        } catch (err) {
+          logger.warn({ provider: 'smtp', code: (err as { code?: string }).code, responseCode: (err as { responseCode?: number }).responseCode }, 'email provider refused a message');
+          return false;
+        }
+      },
+    };
+  }
+  return { send: async () => false };
+}
+
+/** Escape a value for HTML text or a quoted attribute. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Subjects carry user values: no control characters (CR/LF would inject headers), at most 200 code points. */
+export function safeSubject(value: string): string {
+  return [...value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')].slice(0, 200).join('');
+}
+
+/** Rows of label/value pairs as a plain-text block and an escaped HTML table. */
+function render(intro: string, rows: [string, string | number | undefined][]): { text: string; html: string } {
+  const present = rows.filter((r): r is [string, string | number] => r[1] !== undefined && r[1] !== '');
+  const text = `${intro}\n\n${present.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`;
+  const html =
+    `<p>${escapeHtml(intro)}</p><table>` +
+    present.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`).join('') +
+    '</table>';
+  return { text, html };
+}
+
+export interface WaitlistMailInput {
+  email: string;
+  name?: string;
+  organization?: string;
+  useCase?: string;
+  position: number;
+}
+
+export function waitlistConfirmation(w: WaitlistMailInput): MailMessage {
+  const body = render(`You are on the waitlist, at position ${w.position}. We will write when your access is ready.`, [
+    ['Position', w.position],
+    ['Name', w.name],
+    ['Organization', w.organization],
+  ]);
+  return { to: w.email, subject: `You're on the waitlist (position ${w.position})`, ...body };
+}
+
+export function waitlistAdminNotice(admin: string, w: WaitlistMailInput): MailMessage {
+  const body = render('New waitlist sign-up.', [
+    ['Position', w.position],
+    ['Email', w.email],
+    ['Name', w.name],
+    ['Organization', w.organization],
+    ['Use case', w.useCase],
+  ]);
+  return { to: admin, subject: safeSubject(`Waitlist #${w.position}: ${w.email}`), ...body };
+}
+
+export interface SubmissionMailInput {
+  id: number;
+  modelName: string;
+  vendor: string;
+  apiEndpoint: string;
+  contactEmail: string;
+  notes?: string;
+}
+
+export function submissionConfirmation(s: SubmissionMailInput): MailMessage {
+  const body = render(
+    'We received your model submission and queued it for evaluation by the judge ensemble (target turnaround 48 hours for frontier models). We will write to this address when scoring completes.',
+    [
+      ['Submission id', s.id],
+      ['Model', s.modelName],
+      ['Vendor', s.vendor],
+    ],
+  );
+  return { to: s.contactEmail, subject: safeSubject(`Submission received: ${s.modelName}`), ...body };
+}
+
+export function submissionAdminNotice(admin: string, s: SubmissionMailInput): MailMessage {
+  const body = render('New model submission.', [
+    ['Submission id', s.id],
+    ['Model', s.modelName],
+    ['Vendor', s.vendor],
+    ['API endpoint', s.apiEndpoint],
+    ['Contact', s.contactEmail],
+    ['Notes', s.notes],
+  ]);
+  return { to: admin, subject: safeSubject(`Submission ${s.id}: ${s.modelName} (${s.vendor})`), ...body };
+}
+
+/**
+ * Send the user's confirmation and, when an admin address is configured, the admin notice.
+ * True only when every message was accepted (so false with provider `none`).
+ */
+export async function sendWithAdminCopy(mailer: Mailer, confirmation: MailMessage, adminNotice: MailMessage | undefined): Promise<boolean> {
+  const results = await Promise.all([mailer.send(confirmation), ...(adminNotice ? [mailer.send(adminNotice)] : [])]);
+  return results.every(Boolean);
+}
