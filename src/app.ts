@@ -12,6 +12,9 @@ import { registerRoutes } from './http/routes/index.ts';
 import type { App, AppDeps, Deps } from './http/types.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Request ids: a random per-process prefix and a counter (unique, cheap, and not a secret). */
+const ID_PREFIX = `req_${randomBytes(4).toString('hex')}`;
+let idCounter = 0;
 
 /** Query values that are secrets (GET /api/keys?key=…) are cut from logged URLs. */
 export function redactUrl(url: string): string {
@@ -36,16 +39,17 @@ export async function buildApp(input: AppDeps): Promise<App> {
     bodyLimit: config.bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(8).toString('hex')}`;
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `${ID_PREFIX}${(++idCounter).toString(36).padStart(6, '0')}`;
     },
     trustProxy: false,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
+    done(null, payload);
   });
   registerErrorHandler(app);
   await registerOpenApi(app, config);

@@ -22,11 +22,12 @@ export function collectRoutes(app: App): Map<string, Set<string>> {
     for (const m of methods) set.add(m);
     byUrl.set(route.url, set);
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.url.startsWith('/api/')) {
       reply.header('access-control-allow-origin', '*');
       reply.header('access-control-expose-headers', EXPOSED);
     }
+    done();
   });
   return byUrl;
 }
