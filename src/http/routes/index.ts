@@ -1,15 +1,25 @@
 /** Every route plugin, registered in one place. */
+import { registerAuth } from '../plugins/auth.ts';
+import { registerRateLimit } from '../plugins/rate-limit.ts';
 import type { App, Deps } from '../types.ts';
 import { badgeRoutes } from './badge.ts';
 import { docsRoutes } from './docs.ts';
 import { healthRoutes } from './health.ts';
+import { keysRoutes } from './keys.ts';
 import { leaderboardRoutes } from './leaderboard.ts';
 import { modelRoutes } from './model.ts';
+import { submitRoutes } from './submit.ts';
+import { waitlistRoutes } from './waitlist.ts';
 
 export async function registerRoutes(app: App, deps: Deps): Promise<void> {
+  registerAuth(app, deps); // bearer keys: 401 for a bad one, request.apiKey for the limiter
+  registerRateLimit(app, deps); // routes opt in with config.rateLimit
   await leaderboardRoutes(app, deps);
   await modelRoutes(app, deps);
   await badgeRoutes(app, deps);
   await healthRoutes(app, deps);
   await docsRoutes(app, deps);
+  await keysRoutes(app, deps);
+  await waitlistRoutes(app, deps);
+  await submitRoutes(app, deps);
 }

@@ -1,0 +1,85 @@
+/**
+ * API keys: `sk-svc-` + 32 lowercase hex (128 random bits from crypto.randomBytes). Only the SHA-256 of a
+ * key is stored (a fast hash is enough for 128-bit random secrets); the key itself is shown once, in the
+ * POST /api/keys response. A new key is active at once, with an allowance of 1000 calls (rate_limit).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { AppError } from '../errors.ts';
+import type { ApiKeyRecord, Store } from '../store/types.ts';
+
+export const KEY_PATTERN = /^sk-svc-[a-f0-9]{32}$/;
+export const DEFAULT_ALLOWANCE = 1000;
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** Keys and the waitlist need a configured store (contract: 500 on a self-hosted instance without one). */
+export function requireConfiguredStore(store: Store): void {
+  if (store.kind === 'memory') {
+    throw new AppError('store_not_configured', 'The key-value store is not configured on this instance (set SVC_STORE_URL).', {
+      detail: 'store not configured',
+    });
+  }
+}
+
+export interface NewKeyInput {
+  email: string;
+  name?: string;
+  organization?: string;
+}
+
+export async function createApiKey(store: Store, input: NewKeyInput, nowMs: number): Promise<{ apiKey: string; record: ApiKeyRecord }> {
+  requireConfiguredStore(store);
+  const apiKey = `sk-svc-${randomBytes(16).toString('hex')}`;
+  const record: ApiKeyRecord = {
+    id: `key_${randomBytes(6).toString('hex')}`,
+    hash: hashKey(apiKey),
+    email: input.email,
+    plan: 'free',
+    createdAt: new Date(nowMs).toISOString(),
+    rateLimit: DEFAULT_ALLOWANCE,
+    callsRemaining: DEFAULT_ALLOWANCE,
+    active: true,
+    revoked: false,
+  };
+  if (input.name !== undefined) record.name = input.name;
+  if (input.organization !== undefined) record.organization = input.organization;
+  await store.createKey(record);
+  return { apiKey, record };
+}
+
+export type KeyStatus =
+  | { valid: true; calls_remaining: number; rate_limit: number; created_at: string }
+  | { valid: false; message: string };
+
+/** GET /api/keys: an unknown, revoked or inactive key is an answer ({valid: false}), not an error. */
+export async function keyStatus(store: Store, key: string): Promise<KeyStatus> {
+  requireConfiguredStore(store);
+  const rec = await store.getKeyByHash(hashKey(key));
+  if (!rec) return { valid: false, message: 'Unknown API key.' };
+  if (rec.revoked) return { valid: false, message: 'This API key has been revoked.' };
+  if (!rec.active) return { valid: false, message: 'This API key is not active yet: follow the link in the verification email.' };
+  return { valid: true, calls_remaining: rec.callsRemaining, rate_limit: rec.rateLimit, created_at: rec.createdAt };
+}
+
+/**
+ * The key behind an Authorization header. No header: null (free tier). A header that is present but not
+ * `Bearer <well-formed key>`, or whose key is unknown, inactive or revoked: 401.
+ */
+export async function resolveBearer(store: Store, header: string | undefined): Promise<ApiKeyRecord | null> {
+  if (header === undefined) return null;
+  const m = /^Bearer +(\S+) *$/i.exec(header);
+  if (!m) throw unauthorized('Malformed Authorization header: send "Authorization: Bearer sk-svc-<32 hex>", or no header for the free tier.');
+  const key = m[1]!;
+  if (!KEY_PATTERN.test(key)) throw unauthorized('Malformed API key: keys are sk-svc- followed by 32 lowercase hexadecimal characters.');
+  const rec = store.kind === 'memory' ? null : await store.getKeyByHash(hashKey(key));
+  if (!rec) throw unauthorized('Unknown API key.');
+  if (rec.revoked) throw unauthorized('This API key has been revoked.');
+  if (!rec.active) throw unauthorized('This API key is not active yet.');
+  return rec;
+}
+
+function unauthorized(message: string): AppError {
+  return new AppError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer realm="svc"' } });
+}

@@ -1,0 +1,23 @@
+/**
+ * Bearer-key authentication on every route of the scope it is registered on. No Authorization header:
+ * the free tier (request.apiKey = null). A header that is present but malformed, or names an unknown,
+ * inactive or revoked key: 401 with an Error body and `WWW-Authenticate: Bearer`. A valid key is put on
+ * the request for the rate limiter and the routes.
+ */
+import { resolveBearer } from '../../domain/keys.ts';
+import type { ApiKeyRecord } from '../../store/types.ts';
+import type { App, Deps } from '../types.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's valid API key, or null on the free tier. Set by the auth plugin. */
+    apiKey: ApiKeyRecord | null;
+  }
+}
+
+export function registerAuth(app: App, deps: Pick<Deps, 'store'>): void {
+  app.decorateRequest('apiKey', null);
+  app.addHook('onRequest', async (request) => {
+    request.apiKey = await resolveBearer(deps.store, request.headers.authorization);
+  });
+}

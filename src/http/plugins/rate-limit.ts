@@ -1,0 +1,41 @@
+/**
+ * The rate limiter as a hook: a route opts in with `config: { rateLimit: 'score' | 'verify' | 'submit' |
+ * 'waitlist' | 'keys' }`. Policy, caps, key rules and headers: src/ratelimit/index.ts. Register after the
+ * auth plugin (it reads request.apiKey). Every response of a limited route carries RateLimit-Policy and
+ * RateLimit; a refusal is 429 with Retry-After and the Error body.
+ */
+import { clientIp, rateLimitSubject } from '../../domain/client-ip.ts';
+import { AppError, rateLimitMessage } from '../../errors.ts';
+import { allowanceMessage, KEYED_OPERATIONS, LIMITS, RateLimiter, type LimitName } from '../../ratelimit/index.ts';
+import type { App, Deps } from '../types.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Which hourly limit this route counts against (see src/ratelimit/index.ts). */
+    rateLimit?: LimitName;
+  }
+}
+
+export function registerRateLimit(app: App, deps: Pick<Deps, 'store' | 'config' | 'now'> & { log?: App['log'] }): RateLimiter {
+  const limiter = new RateLimiter(deps.store, deps.log ?? app.log, deps.now);
+  app.addHook('onRequest', async (request, reply) => {
+    const op = request.routeOptions.config.rateLimit;
+    if (!op) return;
+    const key = KEYED_OPERATIONS.has(op) ? request.apiKey : null;
+    const subject = key ? `key:${key.id}` : rateLimitSubject(clientIp(request.socket.remoteAddress, request.headers, deps.config.trustProxy));
+    const cap = key ? Math.max(LIMITS[op], key.rateLimit) : LIMITS[op];
+    const d = await limiter.take(op, subject, cap);
+    const headers: Record<string, string> = {
+      'ratelimit-policy': `"hour";q=${d.limit};w=3600`,
+      ratelimit: `"hour";r=${d.remaining};t=${d.resetSeconds}`,
+    };
+    reply.headers(headers);
+    if (!d.allowed) {
+      throw new AppError('rate_limited', rateLimitMessage(cap), { headers: { ...headers, 'retry-after': String(d.resetSeconds) } });
+    }
+    if (key && (await deps.store.consumeCall(key.hash)) < 0) {
+      throw new AppError('allowance_exhausted', allowanceMessage(key.rateLimit), { headers });
+    }
+  });
+  return limiter;
+}

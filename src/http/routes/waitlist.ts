@@ -1,0 +1,50 @@
+/** POST /api/waitlist: 201 newly added, 200 already on the list (case-insensitive). 5/hour per IP. */
+import { Type } from '@sinclair/typebox';
+import { joinWaitlist } from '../../domain/waitlist.ts';
+import { ErrorSchema } from '../schemas/core.ts';
+import type { App, Deps } from '../types.ts';
+import { EmailField } from './keys.ts';
+
+const Text = (description: string) => Type.String({ maxLength: 500, description: `${description}; at most 500 characters` });
+const Body = Type.Object(
+  {
+    email: EmailField,
+    name: Type.Optional(Text('Your name')),
+    organization: Type.Optional(Text('Organization')),
+    use_case: Type.Optional(Text('What you would use it for')),
+  },
+  { required: ['email'] },
+);
+const Base = {
+  success: Type.Boolean(),
+  message: Type.String(),
+  position: Type.Optional(Type.Integer({ minimum: 1, description: '1-based place on the list' })),
+};
+const Added = Type.Object({
+  ...Base,
+  email_sent: Type.Optional(Type.Boolean({ description: 'Confirmation (and admin notice) accepted by the email provider' })),
+});
+const AlreadyThere = Type.Object(Base);
+
+export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
+  app.post(
+    '/api/waitlist',
+    {
+      config: { rateLimit: 'waitlist' },
+      schema: {
+        summary: 'Join the waitlist',
+        description:
+          '201 when newly added (a confirmation stating the position is emailed when a provider is configured); 200 with the ' +
+          'already-on-the-list message when the address (case-insensitive) is already there. 5 per hour per IP. ' +
+          '500 when the store is not configured.',
+        tags: ['write'],
+        body: Body,
+        response: { 200: AlreadyThere, 201: Added, 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const res = await joinWaitlist(deps, request.body, deps.now());
+      return res.status === 201 ? reply.code(201).send(res.body) : reply.code(200).send(res.body);
+    },
+  );
+}
