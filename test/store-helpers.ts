@@ -3,7 +3,15 @@
  * answer, those tests skip with a message, unless SVC_REQUIRE_REDIS=1 (CI), where they fail.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Redis } from 'ioredis';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatasetSource } from '../src/domain/dataset.ts';
+import type { MailMessage, Mailer } from '../src/domain/email.ts';
+import type { Store } from '../src/store/types.ts';
+import { sampleDataset, silentLog, tmpDir } from './helpers.ts';
 
 export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const required = process.env.SVC_REQUIRE_REDIS === '1';
@@ -38,4 +46,40 @@ export function redisTestUrl(tag: string): string {
   const u = new URL(REDIS_URL);
   u.searchParams.set('prefix', `svctest:${tag}:${randomBytes(4).toString('hex')}:`);
   return u.toString();
+}
+
+/** An app over a given store and mailer, for the keys/waitlist/submit/rate-limit tests. */
+export async function makeServiceApp(opts: {
+  store: Store;
+  mailer?: Mailer;
+  env?: Record<string, string>;
+  now?: () => number;
+}) {
+  const dir = tmpDir('svc-b-');
+  const datasetFile = path.join(dir, 'leaderboard.json');
+  fs.writeFileSync(datasetFile, JSON.stringify(sampleDataset()));
+  const config = loadConfig({ SVC_DATASET: datasetFile, LOG_LEVEL: 'silent', ...opts.env }, dir);
+  const sent: MailMessage[] = [];
+  const mailer = opts.mailer ?? { send: async (m: MailMessage) => (sent.push(m), true) };
+  const dataset = openDatasetSource(datasetFile, silentLog);
+  const app = await buildApp({ config, store: opts.store, mailer, dataset, logger: false, now: opts.now });
+  await app.ready();
+  return {
+    app,
+    config,
+    sent,
+    async close() {
+      await app.close();
+      dataset.close();
+      await opts.store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let ipCounter = 0;
+/** A fresh client address per call, so a test is not throttled by another's window. */
+export function freshIp(): string {
+  ipCounter += 1;
+  return `198.51.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 }
