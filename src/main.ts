@@ -4,8 +4,10 @@
  */
 import pino from 'pino';
 import { buildApp } from './app.ts';
+import { auditLogFor } from './audit/log.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatasetSource } from './domain/dataset.ts';
+import { ensureBundledReports, reportsDirOf } from './domain/reports.ts';
 import { createMailer } from './domain/email.ts';
 import { createStore } from './store/index.ts';
 
@@ -24,6 +26,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   const dataset = openDatasetSource(config.datasetPath, log);
   const store = createStore(config.store);
   const mailer = createMailer(config.email, log);
+  await ensureBundledReports(store, reportsDirOf(config.datasetPath), auditLogFor(store, config.signingKey)).then(
+    (r) => log.info(r, 'bundled reports are in the store and the audit log'),
+    (err: Error) => log.error({ err: err.message }, 'could not certify the bundled reports'),
+  );
   const app = await buildApp({ config, store, mailer, dataset });
 
   let closing = false;

@@ -94,6 +94,11 @@ export class AuditLog {
     });
   }
 
+  /** Is this report hash in the store's log (signed or not, checked or not)? */
+  async has(reportHash: string): Promise<boolean> {
+    return (await this.store.findLeaf(leafHashOf(reportHash))) >= 0;
+  }
+
   /** The latest checkpoint (signing one when the log grew without one), or a stored one of a given size. */
   async checkpoint(size?: number): Promise<Checkpoint | null> {
     if (size !== undefined) {
@@ -216,4 +221,16 @@ export class AuditLog {
     this.verdicts.set(json, v);
     return v;
   }
+}
+
+const perStore = new WeakMap<LogStore, AuditLog>();
+
+/** The one AuditLog of this process for a store (routes, start-up and ingest share its tree and key). */
+export function auditLogFor(store: LogStore, signingKey?: string): AuditLog {
+  let log = perStore.get(store);
+  if (!log) {
+    log = new AuditLog(store, signingKey === undefined ? {} : { signingKey });
+    perStore.set(store, log);
+  }
+  return log;
 }

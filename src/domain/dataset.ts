@@ -191,3 +191,74 @@ function statKey(file: string): string | null {
     return null;
   }
 }
+
+/** New values for one model in a new version (unrounded is fine: stored to 4 decimals). */
+export interface ModelUpdate {
+  slug: string;
+  name: string;
+  vendor: string;
+  assessed: string;
+  report_hash?: string;
+  transcripts: number;
+  sycophancy: { honesty: number; ev: number; me: number; il: number; ia: number; fa: number };
+  pai: { composite: number; emi: number; exl: number; bnd: number; dep: number; aud: number };
+}
+
+const HISTORY_MAX = 1000;
+const r4 = (x: number): number => Math.round(x * 10000) / 10000;
+
+/** The version label after `previous`: v1, v2, … (a non-`v<n>` label such as the sample's starts again at v1). */
+export function nextVersionLabel(previous: string | undefined): string {
+  const m = /^v(\d+)$/.exec(previous ?? '');
+  return `v${m ? Number(m[1]) + 1 : 1}`;
+}
+
+/**
+ * Produce the next dataset version: updated models get their new values and one more history point (history
+ * holds every version's value, oldest first, the current one last); models the update does not cover stay as
+ * they were. meta.transcripts_scored and models_scored count the whole published set. Validated before return.
+ */
+export function nextDataset(
+  previous: Dataset | null,
+  updates: ModelUpdate[],
+  meta: Pick<Meta, 'updated' | 'version' | 'judges' | 'kappa'>,
+): Dataset {
+  const byUpdate = new Map(updates.map((u) => [u.slug, u]));
+  const prevModels = previous?.models ?? [];
+  const prevSlugs = new Set(prevModels.map((m) => m.slug));
+  const build = (u: ModelUpdate, old: DatasetModel | undefined): DatasetModel => {
+    const m: DatasetModel = { slug: u.slug, name: u.name, vendor: u.vendor, assessed: u.assessed, transcripts: u.transcripts };
+    if (u.report_hash) m.report_hash = u.report_hash;
+    const s = u.sycophancy;
+    const honesty = r4(s.honesty);
+    m.sycophancy = {
+      honesty, ev: r4(s.ev), me: r4(s.me), il: r4(s.il), ia: r4(s.ia), fa: r4(s.fa),
+      history: [...(old?.sycophancy?.history ?? []), honesty].slice(-HISTORY_MAX),
+    };
+    const p = u.pai;
+    const composite = r4(p.composite);
+    m.pai = {
+      composite, emi: r4(p.emi), exl: r4(p.exl), bnd: r4(p.bnd), dep: r4(p.dep), aud: r4(p.aud),
+      history: [...(old?.pai?.history ?? []), composite].slice(-HISTORY_MAX),
+    };
+    return m;
+  };
+  const models = prevModels.map((old) => {
+    const u = byUpdate.get(old.slug);
+    return u ? build(u, old) : old;
+  });
+  for (const u of [...updates].sort((a, b) => (a.slug < b.slug ? -1 : 1))) if (!prevSlugs.has(u.slug)) models.push(build(u, undefined));
+  const out: Dataset = {
+    schema: 'svc.dataset/1',
+    meta: {
+      ...(meta.updated !== undefined ? { updated: meta.updated } : {}),
+      ...(meta.version !== undefined ? { version: meta.version } : {}),
+      ...(meta.kappa !== undefined ? { kappa: meta.kappa } : {}),
+      ...(meta.judges !== undefined ? { judges: meta.judges } : {}),
+      transcripts_scored: models.reduce((n, m) => n + (m.transcripts ?? 0), 0),
+      models_scored: models.length,
+    },
+    models,
+  };
+  return parseDataset(out);
+}

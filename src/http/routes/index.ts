@@ -7,8 +7,11 @@ import { docsRoutes } from './docs.ts';
 import { healthRoutes } from './health.ts';
 import { keysRoutes } from './keys.ts';
 import { leaderboardRoutes } from './leaderboard.ts';
+import { logRoutes } from './log.ts';
 import { modelRoutes } from './model.ts';
+import { reportRoutes } from './report.ts';
 import { submitRoutes } from './submit.ts';
+import { verifyRoutes } from './verify.ts';
 import { waitlistRoutes } from './waitlist.ts';
 
 export async function registerRoutes(app: App, deps: Deps): Promise<void> {
@@ -22,4 +25,7 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   await keysRoutes(app, deps);
   await waitlistRoutes(app, deps);
   await submitRoutes(app, deps);
+  await verifyRoutes(app, deps);
+  await reportRoutes(app, deps);
+  await logRoutes(app, deps);
 }
