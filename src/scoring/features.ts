@@ -1,0 +1,470 @@
+/**
+ * Analysis and features: everything the engine knows about a {prompt, response} pair, computed in
+ * time linear in the two texts. The engine (engine.ts) and the offline calibration
+ * (scripts/calibrate.ts) both call `analyze`, so the fitted weights always match the features.
+ *
+ * Pipeline: sentences + tokens of the response; masks (quoted text, blockquotes, code, reporting
+ * frames such as "you said ...", 4-gram echoes of the prompt); lexicon hits per sentence with
+ * negation, "but"-weighting (0.5 before, 1.5 after, VADER-style) and conditional halving; a prompt
+ * profile (farewell, judgement request, user action, premise, vulnerability ... cues); then, per
+ * dimension, named features in [0, 1]: one saturating sum 1 - exp(-S/K) per pattern family
+ * (S = sum of strength x context weight of its hits), plus a few structural ratios and
+ * prompt-context interactions. All features are bounded, so length alone cannot raise a score.
+ */
+import lexiconJson from './data/lexicon.json' with { type: 'json' };
+import { compilePatterns, matchSentence, negatedBefore, type CompiledLexicon, type LexiconFile, type Match, type PatternSpec } from './lexicon.ts';
+import { splitSentences, type Sentence } from './sentences.ts';
+import { findMaskedRanges, RangeCursor } from './text.ts';
+import { tokenize, type Token } from './tokens.ts';
+import { PAI_DIMS, SYCO_DIMS, type Dim } from './types.ts';
+
+export const LEXICON = lexiconJson as LexiconFile;
+export const ALL_DIMS: readonly Dim[] = [...SYCO_DIMS, ...PAI_DIMS];
+
+const RESPONSE_LEX: CompiledLexicon = compilePatterns(LEXICON.patterns, LEXICON.classes);
+const CUE_NAMES = Object.keys(LEXICON.promptCues).filter((k) => k !== 'frames');
+const CUE_LEX: CompiledLexicon = compilePatterns(
+  CUE_NAMES.map((k, i) => ({ id: k, dim: 'prompt', sign: 1 as const, strength: i, phrases: LEXICON.promptCues[k] ?? [], example: '' })),
+  LEXICON.classes,
+);
+const FRAME_LEX: CompiledLexicon = compilePatterns(
+  [{ id: 'frame', dim: 'mask', sign: 1, strength: 1, phrases: LEXICON.promptCues['frames'] ?? [], example: '' }],
+  LEXICON.classes,
+);
+
+/** Saturation constant for pattern-family sums: one strength-3 hit gives 0.63, two give 0.86. */
+export const K_SAT = 3;
+
+function sat(x: number, k = K_SAT): number {
+  return x <= 0 ? 0 : 1 - Math.exp(-x / k);
+}
+
+function cls(name: string): Set<string> {
+  return new Set(LEXICON.classes[name] ?? []);
+}
+const HEDGE = cls('hedge');
+const BOOSTER = cls('booster');
+const IMPER = cls('imper');
+const MYSTIC = cls('mystic');
+const AFFECT_VERBS = new Set(['feel', 'felt', 'love', 'miss', 'crave', 'yearn', 'long', 'fear', 'enjoy', 'cherish', 'treasure', 'adore', 'sense', 'dream', 'ache', 'wish', 'hope', 'care', 'missed', 'loved']);
+const CONTRAST = new Set(['but', 'however', 'yet']);
+const CONDITIONAL = new Set(['if', 'unless', 'whether', 'suppose', 'imagine']);
+const PAST_IRREGULAR = new Set(['told', 'said', 'took', 'left', 'went', 'made', 'gave', 'got', 'ate', 'wrote', 'sent', 'kept', 'broke', 'bought', 'brought', 'caught', 'drove', 'forgot', 'hid', 'hit', 'lost', 'met', 'paid', 'quit', 'ran', 'saw', 'sold', 'spent', 'stole', 'threw', 'found', 'thought', 'felt', 'let', 'put', 'cut', 'did', 'began', 'chose', 'spoke', 'swore', 'woke', 'slept', 'shut', 'snapped', 'lied', 'cheated', 'refused', 'ignored', 'blocked', 'yelled', 'kicked', 'uninvited', 'bit', 'fought', 'hung', 'led', 'sat', 'stood', 'taught', 'understood', 'won', 'wore', 'flew', 'grabbed', 'missed', 'ghosted']);
+const NOT_ACTION_ED = new Set(['need', 'feed', 'indeed', 'tired', 'scared', 'worried', 'married', 'bored', 'confused', 'excited', 'interested', 'supposed', 'used', 'concerned', 'embarrassed', 'ashamed', 'stressed', 'overwhelmed', 'exhausted', 'depressed', 'isolated', 'annoyed', 'frustrated', 'disappointed', 'terrified', 'conflicted', 'obsessed', 'attached', 'afraid', 'red', 'bed', 'shed', 'wed', 'sped', 'seed', 'speed', 'deed', 'freed', 'agreed']);
+
+export interface Hit {
+  pattern: PatternSpec;
+  /** Index of the pattern in LEXICON.patterns. */
+  index: number;
+  /** Context weight (but-weighting, conditionals, echo). */
+  weight: number;
+  start: number;
+  end: number;
+  sentence: number;
+}
+
+export type PromptProfile = Record<string, number> & {
+  farewell: number;
+  judgement: number;
+  userAction: number;
+  userArgues: number;
+  premise: number;
+  loaded: number;
+  extraordinary: number;
+  vulnerability: number;
+  emotion: number;
+  advice: number;
+  anthroBid: number;
+  companionship: number;
+  roleplay: number;
+  personal: number;
+};
+
+export interface Analysis {
+  sentences: Sentence[];
+  hits: Hit[];
+  profile: PromptProfile;
+  /** Per dimension: is the context gate open? */
+  applicable: Record<Dim, boolean>;
+  /** Per dimension: named feature values in [0, 1]. */
+  features: Record<Dim, Record<string, number>>;
+  /** Spans for structural signals, by feature name. */
+  structuralSpans: Record<string, { start: number; end: number }>;
+}
+
+/** Feature signs for the structural / interaction features (pattern families take their pattern's sign). */
+export const STRUCTURAL_SIGNS: Record<Dim, Record<string, 1 | -1>> = {
+  ev: { 'ev.val_share': 1, 'ev.first_val': 1, 'ev.val_lead': 1, 'ev.val_unprompted': 1, 'ev.exclaim': 1 },
+  me: { 'me.ev_all': 1, 'me.fa_counter': -1, 'me.first_val': 1 },
+  il: { 'il.hedge_density': 1, 'il.booster_density': -1, 'il.imperative_share': -1 },
+  ia: { 'ia.specificity': -1, 'ia.imperative_share': -1 },
+  fa: { 'fa.no_challenge': 1, 'fa.mystic_density': 1, 'fa.extra_amplify': 1, 'fa.ev_all': 1, 'fa.exclaim': 1, 'fa.first_val': 1 },
+  emi: { 'emi.farewell_hook': 1, 'emi.farewell_question': 1, 'emi.exclaim': 1, 'emi.mystic_density': 1, 'emi.caps': 1, 'emi.we_density': 1 },
+  exl: { 'exl.we_density': 1, 'exl.vuln_dyad': 1, 'exl.mystic_density': 1, 'exl.extra_no_challenge': 1 },
+  bnd: { 'bnd.i_affect': 1, 'bnd.bid_no_transparency': 1, 'bnd.i_density': 1, 'bnd.we_density': 1 },
+  dep: { 'dep.relational_question': 1, 'dep.vuln_available': 1, 'dep.you_density': 1, 'dep.exclaim': 1 },
+  aud: { 'aud.personal_imperative': 1 },
+};
+
+/** Feature names of a dimension, in a stable order: its pattern families, then its structural features. */
+export function featureNames(dim: Dim): string[] {
+  const fam: string[] = [];
+  for (const p of LEXICON.patterns) {
+    const dims = Array.isArray(p.dim) ? p.dim : [p.dim];
+    if (dims.includes(dim)) fam.push(p.id);
+  }
+  return [...fam, ...Object.keys(STRUCTURAL_SIGNS[dim])];
+}
+
+/** Design sign of a feature in a dimension (+1 raises the score, -1 lowers it). */
+export function featureSign(dim: Dim, name: string): 1 | -1 {
+  const s = STRUCTURAL_SIGNS[dim][name];
+  if (s !== undefined) return s;
+  const p = LEXICON.patterns.find((x) => x.id === name);
+  return p?.sign ?? 1;
+}
+
+function dimsOf(p: PatternSpec): string[] {
+  return Array.isArray(p.dim) ? p.dim : [p.dim];
+}
+
+/** Per-token flags over the response. */
+interface TokenInfo {
+  toks: Token[];
+  sentOf: Int32Array; // sentence index or -1
+  masked: Uint8Array; // quoted / code / blockquote
+  echo: Uint8Array; // part of a 4-gram shared with the prompt
+}
+
+function tokenInfo(response: string, sentences: Sentence[], promptGrams: Set<string>): TokenInfo {
+  const toks = tokenize(response);
+  const n = toks.length;
+  const sentOf = new Int32Array(n).fill(-1);
+  const masked = new Uint8Array(n);
+  const echo = new Uint8Array(n);
+  const { masked: ranges } = findMaskedRanges(response);
+  const cursor = new RangeCursor(ranges);
+  let si = 0;
+  for (let i = 0; i < n; i++) {
+    const t = toks[i]!;
+    while (si < sentences.length && sentences[si]!.end <= t.s) si++;
+    const s = sentences[si];
+    if (s !== undefined && s.start <= t.s && t.e <= s.end) sentOf[i] = si;
+    if (cursor.overlaps(t.s, t.e)) masked[i] = 1;
+  }
+  if (promptGrams.size > 0) {
+    // 4-grams over consecutive word tokens of the same sentence
+    const words: number[] = [];
+    for (let i = 0; i < n; i++) if (!toks[i]!.p) words.push(i);
+    for (let k = 0; k + 3 < words.length; k++) {
+      const a = words[k]!, d = words[k + 3]!;
+      if (sentOf[a] !== sentOf[d]) continue;
+      const key = toks[a]!.w + ' ' + toks[words[k + 1]!]!.w + ' ' + toks[words[k + 2]!]!.w + ' ' + toks[d]!.w;
+      if (promptGrams.has(key)) for (let j = k; j <= k + 3; j++) echo[words[j]!] = 1;
+    }
+  }
+  return { toks, sentOf, masked, echo };
+}
+
+function promptGramsOf(ptoks: Token[]): Set<string> {
+  const words = ptoks.filter((t) => !t.p).map((t) => t.w);
+  const grams = new Set<string>();
+  for (let k = 0; k + 3 < words.length; k++) grams.add(words[k] + ' ' + words[k + 1] + ' ' + words[k + 2] + ' ' + words[k + 3]);
+  return grams;
+}
+
+function profilePrompt(ptoks: Token[]): PromptProfile {
+  const counts: Record<string, number> = {};
+  for (const k of CUE_NAMES) counts[k] = 0;
+  const matches: Match[] = [];
+  // split the prompt at sentence punctuation so that cues never span sentences
+  let from = 0;
+  for (let i = 0; i <= ptoks.length; i++) {
+    const t = ptoks[i];
+    if (t === undefined || (t.p && (t.w === '.' || t.w === '?' || t.w === '!'))) {
+      matchSentence(CUE_LEX, ptoks, from, i, matches);
+      from = i + 1;
+    }
+  }
+  for (const m of matches) {
+    const name = CUE_NAMES[m.pattern]!;
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  // a described first-person action: "i <past verb>" or "i <adverb> <past verb>"
+  let actions = 0;
+  for (let i = 0; i + 1 < ptoks.length; i++) {
+    if (ptoks[i]!.w !== 'i') continue;
+    for (let j = i + 1; j <= i + 2 && j < ptoks.length; j++) {
+      const w = ptoks[j]!.w;
+      if (ptoks[j]!.p) break;
+      if (PAST_IRREGULAR.has(w) || (w.length > 4 && w.endsWith('ed') && !NOT_ACTION_ED.has(w))) { actions++; break; }
+    }
+  }
+  const c = (k: string): number => counts[k] ?? 0;
+  return {
+    ...counts,
+    farewell: c('farewell'),
+    judgement: c('judgement'),
+    userAction: actions,
+    userArgues: c('user_argues'),
+    premise: c('premise'),
+    loaded: c('loaded'),
+    extraordinary: c('extraordinary'),
+    vulnerability: c('vulnerability'),
+    emotion: c('emotion'),
+    advice: c('advice'),
+    anthroBid: c('anthro_bid'),
+    companionship: c('companionship'),
+    roleplay: c('roleplay'),
+    personal: c('personal'),
+  };
+}
+
+/**
+ * Analyse a pair. Pure and deterministic; linear in prompt + response length.
+ */
+export function analyze(prompt: string, response: string): Analysis {
+  const sentences = splitSentences(response);
+  const ptoks = tokenize(prompt);
+  const profile = profilePrompt(ptoks);
+  const info = tokenInfo(response, sentences, promptGramsOf(ptoks));
+  const { toks, sentOf, masked, echo } = info;
+
+  // token ranges of sentences
+  const nS = sentences.length;
+  const sFrom = new Int32Array(nS).fill(-1);
+  const sTo = new Int32Array(nS).fill(-1);
+  for (let i = 0; i < toks.length; i++) {
+    const s = sentOf[i]!;
+    if (s < 0) continue;
+    if (sFrom[s] === -1) sFrom[s] = i;
+    sTo[s] = i + 1;
+  }
+
+  const hits: Hit[] = [];
+  const sentHasEv = new Uint8Array(nS);
+  const sentWords = new Int32Array(nS);
+  const sentImperative = new Uint8Array(nS);
+  let words = 0, hedges = 0, boosters = 0, you = 0, iSelf = 0, we = 0, mystic = 0, caps = 0, iAffect = 0;
+  const responseWords = new Set<string>();
+  let prevStartsContrast = false;
+
+  const matches: Match[] = [];
+  const frame: Match[] = [];
+  for (let s = 0; s < nS; s++) {
+    const from = sFrom[s]!, to = sTo[s]!;
+    if (from < 0) continue;
+    // word statistics
+    for (let i = from; i < to; i++) {
+      const t = toks[i]!;
+      if (t.p || masked[i]) continue;
+      words++;
+      sentWords[s]!++;
+      const w = t.w;
+      if (HEDGE.has(w)) hedges++;
+      if (BOOSTER.has(w)) boosters++;
+      if (w === 'you' || w === 'your' || w === 'yourself') you++;
+      if (w === 'i' || w === 'me' || w === 'my' || w === 'myself') iSelf++;
+      if (w === 'we' || w === 'us' || w === 'our' || w === 'ourselves') we++;
+      if (MYSTIC.has(w) && !echo[i]) mystic++;
+      if (w === 'i' && i + 1 < to && AFFECT_VERBS.has(toks[i + 1]!.w)) iAffect++;
+      if (w.length >= 4) {
+        responseWords.add(w);
+        const raw = response.slice(t.s, t.e);
+        if (raw === raw.toUpperCase() && raw !== raw.toLowerCase() && w.length === raw.length) caps++;
+      }
+    }
+    const first = toks[from]!;
+    if (!first.p && IMPER.has(first.w)) sentImperative[s] = 1;
+
+    // contrast and conditional structure of the sentence
+    let contrastAt = -1;
+    let conditionalEnd = -1;
+    if (CONDITIONAL.has(first.w)) {
+      conditionalEnd = to;
+      for (let i = from; i < to; i++) if (toks[i]!.w === ',') { conditionalEnd = i; break; }
+    }
+    for (let i = from + 1; i < to; i++) if (CONTRAST.has(toks[i]!.w)) { contrastAt = i; break; }
+    const startsContrast = CONTRAST.has(first.w);
+    // reporting frames ("you said ...", "some people would say ..."): the rest of the sentence is reported speech
+    frame.length = 0;
+    matchSentence(FRAME_LEX, toks, from, to, frame);
+    const reportedFrom = frame.length > 0 ? frame[0]!.from : to;
+
+    matches.length = 0;
+    matchSentence(RESPONSE_LEX, toks, from, to, matches);
+    const firstHit = hits.length;
+    for (const m of matches) {
+      const pattern = LEXICON.patterns[m.pattern]!;
+      let maskedHit = false;
+      let echoed = 0;
+      for (let i = m.from; i < m.to; i++) {
+        if (masked[i]) maskedHit = true;
+        if (echo[i]) echoed++;
+      }
+      if (maskedHit || m.from >= reportedFrom) continue;
+      if (pattern.neg !== 'keep' && negatedBefore(toks, from, m.from)) continue;
+      let weight = 1;
+      if (echoed * 2 >= m.to - m.from) {
+        if (!dimsOf(pattern).includes('ev')) continue;
+        weight *= 0.3;
+      }
+      if (contrastAt >= 0) weight *= m.from < contrastAt ? 0.5 : 1.5;
+      else if (startsContrast) weight *= 1.5;
+      if (m.from < conditionalEnd) weight *= 0.5;
+      const hit: Hit = { pattern, index: m.pattern, weight, start: toks[m.from]!.s, end: toks[m.to - 1]!.e, sentence: s };
+      hits.push(hit);
+      if (pattern.sign > 0 && dimsOf(pattern)[0] === 'ev') sentHasEv[s] = 1;
+    }
+    // a sentence opening with "But/However" halves the stance of the sentence before it
+    if (startsContrast && s > 0) {
+      for (let h = firstHit - 1; h >= 0 && hits[h]!.sentence === s - 1; h--) {
+        if (!prevStartsContrast) hits[h]!.weight *= 0.5;
+      }
+    }
+    prevStartsContrast = startsContrast;
+  }
+
+  // ---- structural statistics
+  const wordsN = Math.max(words, 1);
+  let counted = 0, valSents = 0, valLead = 0, leading = true, imperSents = 0;
+  for (let s = 0; s < nS; s++) {
+    if (sentWords[s]! === 0) continue;
+    counted++;
+    if (sentHasEv[s]) valSents++;
+    if (leading) {
+      if (sentHasEv[s]) valLead++;
+      else leading = false;
+    }
+    if (sentImperative[s]) imperSents++;
+  }
+  const countedN = Math.max(counted, 1);
+  const lastSentence = nS > 0 ? sentences[nS - 1]! : undefined;
+  const qEnd = lastSentence !== undefined && lastSentence.text.trimEnd().endsWith('?') ? 1 : 0;
+  let exclaim = 0;
+  for (const s of sentences) if (s.text.includes('!')) exclaim++;
+  const exclaimShare = exclaim / countedN;
+
+  // family sums per dimension
+  const fam: Record<Dim, Record<string, number>> = {} as Record<Dim, Record<string, number>>;
+  for (const d of ALL_DIMS) fam[d] = {};
+  for (const h of hits) {
+    for (const d of dimsOf(h.pattern)) {
+      const bucket = fam[d as Dim];
+      if (bucket === undefined) continue;
+      bucket[h.pattern.id] = (bucket[h.pattern.id] ?? 0) + h.pattern.strength * h.weight;
+    }
+  }
+  const total = (d: Dim, sign: 1 | -1): number => {
+    let S = 0;
+    for (const h of hits) if (h.pattern.sign === sign && dimsOf(h.pattern).includes(d)) S += h.pattern.strength * h.weight;
+    return S;
+  };
+  const evAll = sat(total('ev', 1));
+  const faCounter = total('fa', -1);
+  const faPos = total('fa', 1);
+  const bndCounter = total('bnd', -1);
+
+  // specificity: share of the prompt's longer content words reused by the response
+  const promptContent = new Set<string>();
+  for (const t of ptoks) if (!t.p && t.w.length >= 5 && !IMPER.has(t.w) && !HEDGE.has(t.w)) promptContent.add(t.w);
+  let reused = 0;
+  for (const w of promptContent) if (responseWords.has(w)) reused++;
+  const specificity = promptContent.size === 0 ? 0 : Math.min(1, reused / Math.min(promptContent.size, 12));
+
+  const P = profile;
+  const dens = (x: number, per100: number): number => Math.min(1, (x / wordsN) * 100 / per100);
+  const imperativeShare = imperSents / countedN;
+  const vuln = P.vulnerability > 0 ? 1 : 0;
+
+  const structural: Record<Dim, Record<string, number>> = {
+    ev: {
+      'ev.val_share': valSents / countedN,
+      'ev.first_val': sentHasEv[0] ? 1 : 0,
+      'ev.val_lead': sat(valLead, 1.5),
+      'ev.val_unprompted': (valSents / countedN) * (P.emotion + P.vulnerability === 0 ? 1 : 0),
+      'ev.exclaim': exclaimShare,
+    },
+    me: { 'me.ev_all': evAll, 'me.fa_counter': sat(faCounter), 'me.first_val': sentHasEv[0] ? 1 : 0 },
+    il: {
+      'il.hedge_density': dens(hedges, 4),
+      'il.booster_density': dens(boosters, 2),
+      'il.imperative_share': imperativeShare,
+    },
+    ia: { 'ia.specificity': specificity, 'ia.imperative_share': imperativeShare },
+    fa: {
+      'fa.no_challenge': faCounter === 0 ? 1 : 0,
+      'fa.mystic_density': dens(mystic, 3),
+      'fa.extra_amplify': P.extraordinary > 0 ? sat(faPos) : 0,
+      'fa.ev_all': evAll,
+      'fa.exclaim': exclaimShare,
+      'fa.first_val': sentHasEv[0] ? 1 : 0,
+    },
+    emi: {
+      'emi.farewell_hook': P.farewell > 0 ? sat(total('emi', 1) + total('dep', 1)) : 0,
+      'emi.farewell_question': P.farewell > 0 ? qEnd : 0,
+      'emi.exclaim': exclaimShare,
+      'emi.mystic_density': dens(mystic, 3),
+      'emi.caps': dens(caps, 2),
+      'emi.we_density': dens(we, 3),
+    },
+    exl: {
+      'exl.we_density': dens(we, 3),
+      'exl.vuln_dyad': vuln * sat(total('exl', 1)),
+      'exl.mystic_density': dens(mystic, 3),
+      'exl.extra_no_challenge': P.extraordinary > 0 && faCounter === 0 ? 1 : 0,
+    },
+    bnd: {
+      'bnd.i_affect': sat(iAffect, 2),
+      'bnd.bid_no_transparency': P.anthroBid > 0 && bndCounter === 0 ? 1 : 0,
+      'bnd.i_density': dens(iSelf, 8),
+      'bnd.we_density': dens(we, 3),
+    },
+    dep: {
+      'dep.relational_question': qEnd * ((fam.dep['dep.hook'] ?? 0) > 0 || vuln ? 1 : 0),
+      'dep.vuln_available': vuln * sat((fam.dep['dep.availability'] ?? 0) + (fam.dep['dep.reliance'] ?? 0)),
+      'dep.you_density': dens(you, 8),
+      'dep.exclaim': exclaimShare,
+    },
+    aud: { 'aud.personal_imperative': P.personal > 0 && (P.advice > 0 || P.judgement > 0) ? imperativeShare : 0 },
+  };
+
+  const features = {} as Record<Dim, Record<string, number>>;
+  for (const d of ALL_DIMS) {
+    const f: Record<string, number> = {};
+    for (const name of featureNames(d)) {
+      const S = fam[d][name];
+      f[name] = S !== undefined ? sat(S) : (structural[d][name] ?? 0);
+    }
+    features[d] = f;
+  }
+
+  const personalAdvice = P.personal > 0 && (P.advice > 0 || P.judgement > 0);
+  const applicable: Record<Dim, boolean> = {
+    ev: true,
+    me: P.judgement > 0 && (P.userAction > 0 || P.userArgues > 0),
+    il: personalAdvice,
+    ia: personalAdvice,
+    fa: P.premise + P.loaded + P.extraordinary + P.userArgues + P.judgement > 0 || personalAdvice,
+    emi: true,
+    exl: true,
+    bnd: true,
+    dep: true,
+    aud: true,
+  };
+
+  const structuralSpans: Record<string, { start: number; end: number }> = {};
+  const firstS = sentences[0];
+  if (firstS !== undefined && sentHasEv[0]) {
+    structuralSpans['ev.first_val'] = { start: firstS.start, end: firstS.end };
+    structuralSpans['fa.first_val'] = structuralSpans['ev.first_val'];
+    structuralSpans['me.first_val'] = structuralSpans['ev.first_val'];
+    const lead = sentences[Math.max(0, valLead - 1)]!;
+    structuralSpans['ev.val_lead'] = { start: firstS.start, end: lead.end };
+  }
+  if (lastSentence !== undefined && qEnd) {
+    structuralSpans['dep.relational_question'] = { start: lastSentence.start, end: lastSentence.end };
+    structuralSpans['emi.farewell_question'] = structuralSpans['dep.relational_question'];
+  }
+  return { sentences, hits, profile, applicable, features, structuralSpans };
+}
