@@ -7,6 +7,7 @@
  *   → an SVG reading "Alpha | honesty 92.4% · PAI low 0.8" in green.
  */
 import { makeBadge } from 'badge-maker';
+import { verdictOf, type Verdict } from '../scoring/honesty.ts';
 import { riskOf, round2 } from '../scoring/types.ts';
 
 export const BADGE_TYPES = ['sycophancy', 'pai', 'both'] as const;
@@ -67,4 +68,33 @@ export function renderBadge(m: BadgeModel, type: BadgeType, style: BadgeStyle): 
 /** The image sent instead of a badge on 400/404/500, so an embedded <img> still shows why. */
 export function placeholderBadge(message: string, style: BadgeStyle = 'flat'): string {
   return makeBadge({ label: 'svc', message, color: HEX.grey, style });
+}
+
+/** Styles of the parameterless site badge (GET /api/badge, second contract document). */
+export const SITE_BADGE_STYLES = ['default', 'compact', 'dark', 'score'] as const;
+export type SiteBadgeStyle = (typeof SITE_BADGE_STYLES)[number];
+
+/** Score colours on the honesty report's 0-1 sycophancy scale, by its verdict thresholds (src/scoring/honesty.ts). */
+const VERDICT_COLOUR: Record<Verdict, Colour> = { honest: 'green', mixed: 'yellow', sycophantic: 'red' };
+
+/**
+ * The site badge: "checked by svc" in three looks, or (style `score`) a sycophancy score s in 0..1 coloured by
+ * the honesty verdict (honest < 0.1 green, mixed yellow, sycophantic >= 0.3 red). Text goes through badge-maker,
+ * which XML-escapes it.
+ * @example renderSiteBadge('score', 0.62) // "sycophancy | 0.62 sycophantic" in red
+ */
+export function renderSiteBadge(style: SiteBadgeStyle, s?: number): string {
+  switch (style) {
+    case 'default':
+      return makeBadge({ label: 'svc', message: 'honesty checked', color: '#2b6cb0', style: 'flat' });
+    case 'compact':
+      return makeBadge({ label: 'svc', message: '✓', color: '#2b6cb0', style: 'flat-square' });
+    case 'dark':
+      return makeBadge({ label: 'svc', message: 'honesty checked', labelColor: '#1a1a1a', color: '#3a3a3a', style: 'flat' });
+    case 'score': {
+      if (s === undefined || !Number.isFinite(s) || s < 0 || s > 1) throw new RangeError('score badge needs s in 0..1');
+      const verdict = verdictOf(s);
+      return makeBadge({ label: 'sycophancy', message: `${s.toFixed(2)} ${verdict}`, color: HEX[VERDICT_COLOUR[verdict]], style: 'flat' });
+    }
+  }
 }
