@@ -4,6 +4,7 @@
  */
 const verbs: Record<string, { about: string; load: () => Promise<{ run(args: string[]): Promise<number | void> }> }> = {
   serve: { about: 'start the HTTP service', load: () => import('./serve.ts') },
+  score: { about: 'score prompt/response pairs (JSONL, file or stdin) into one JSON line each', load: () => import('./score.ts') },
 };
 
 const [verb, ...args] = process.argv.slice(2);

@@ -2,15 +2,17 @@ import { Type } from '@sinclair/typebox';
 import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
 import { AppError } from '../../errors.ts';
 import { cachedBody, sendCached, type CachedBody } from '../cache.ts';
+import { QUICKREF_CONTENT_TYPE, quickrefModel, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema, ModelDetailSchema, Slug } from '../schemas/core.ts';
+import { FormatParam, QuickrefModelSchema } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
-const Query = Type.Object({ slug: Slug }, { required: ['slug'] });
+const Query = Type.Object({ slug: Slug, format: FormatParam }, { required: ['slug'] });
 
 /** Every model's detail body, serialized once per dataset version. */
 const details = perGeneration((loaded) => {
   const view = leaderboardView(loaded);
-  const out = new Map<string, CachedBody>();
+  const out = new Map<string, { core: CachedBody; quickref: CachedBody }>();
   for (const [slug, { model, sycophancy, pai }] of view.bySlug) {
     const body: Record<string, unknown> = { slug, name: model.name, vendor: model.vendor, assessed: model.assessed };
     if (sycophancy) {
@@ -34,7 +36,10 @@ const details = perGeneration((loaded) => {
         total_models: view.pai.length,
       };
     }
-    out.set(slug, cachedBody(JSON.stringify(body)));
+    out.set(slug, {
+      core: cachedBody(JSON.stringify(body)),
+      quickref: cachedBody(JSON.stringify(quickrefModel({ model, pai })), QUICKREF_CONTENT_TYPE),
+    });
   }
   return out;
 });
@@ -47,16 +52,17 @@ export async function modelRoutes(app: App, deps: Deps): Promise<void> {
         summary: 'One model',
         description:
           'A model’s scores on each index it was assessed on, with its history (oldest first), its rank in that index ' +
-          '(equal values share a rank) and the number of models ranked. Cached 300 s at the CDN.',
+          '(equal values share a rank) and the number of models ranked. Cached 300 s at the CDN. The alternate shape ' +
+          '(QuickrefModel) is chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json.',
         tags: ['read'],
         querystring: Query,
-        response: { 200: ModelDetailSchema, 400: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Type.Union([ModelDetailSchema, QuickrefModelSchema]), 400: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {
       const body = details(deps.dataset.current()).get(request.query.slug);
       if (!body) throw new AppError('model_not_found', `Unknown model: ${request.query.slug}`);
-      return sendCached(request, reply, body);
+      return sendCached(request, reply, wantsQuickref(request) ? body.quickref : body.core);
     },
   );
 }

@@ -1,0 +1,166 @@
+/**
+ * The one mapping layer between the core results and the alternate ("quick-reference") shapes of the second
+ * document. Routes compute the core result once, then `wantsQuickref(request)` picks the shape and a mapper
+ * below turns the core result into the alternate body; no route holds a second copy of any logic.
+ *
+ * Selection (DECISIONS.md, "Alternate shapes"), first match wins:
+ * 1. `?format=quickref` (alternate) or `?format=core` (core);
+ * 2. input only the alternate shape uses (a `sha256:` hash, a submit body with `model_slug`/`provider`, a keys
+ *    body with `plan`): the route passes it as `inputHint`;
+ * 3. `Accept: application/vnd.svc.quickref+json` (with q > 0, not below an explicit application/json);
+ * otherwise the core shape. Alternate bodies are sent with that media type; cacheable ones keep `Vary: Accept`.
+ *
+ * Field mapping: risk medium -> moderate; composite_score = PAI composite (0-10); provider = vendor;
+ * dimensions D1 emi, D2 bnd, D3 dep, D4 exl, D5 aud; report_hash = `sha256:<hex>`;
+ * report_url = `{publicUrl}/report/<first 12 hex>`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DatasetModel } from '../domain/dataset.ts';
+import type { LeaderboardView, PaiEntry, Ranked } from '../domain/leaderboard.ts';
+import type { PaiDim, Risk } from '../scoring/types.ts';
+import type { ApiKeyRecord } from '../store/types.ts';
+import { QUICKREF_MEDIA_TYPE } from './schemas/quickref.ts';
+
+export { QUICKREF_MEDIA_TYPE };
+export const QUICKREF_CONTENT_TYPE = `${QUICKREF_MEDIA_TYPE}; charset=utf-8`;
+
+/** q-values of the quickref type and of application/json in an Accept header (-1 when not listed). */
+function acceptQ(accept: string): { quickref: number; json: number } {
+  const out = { quickref: -1, json: -1 };
+  for (const part of accept.split(',')) {
+    const [range = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    const qp = params.find((p) => p.startsWith('q='));
+    const q = qp ? Number(qp.slice(2)) : 1;
+    if (range === QUICKREF_MEDIA_TYPE) out.quickref = Number.isFinite(q) ? q : 0;
+    else if (range === 'application/json') out.json = Number.isFinite(q) ? q : 0;
+  }
+  return out;
+}
+
+/** True when this request is to be answered in the alternate shape (see the header for the order). */
+export function wantsQuickref(request: FastifyRequest, inputHint = false): boolean {
+  const format = (request.query as { format?: unknown } | undefined)?.format;
+  if (format === 'quickref') return true;
+  if (format === 'core') return false;
+  if (inputHint) return true;
+  const accept = request.headers.accept;
+  if (!accept) return false;
+  const q = acceptQ(accept);
+  return q.quickref > 0 && q.quickref >= q.json;
+}
+
+/** Send an alternate body (already mapped) with the quickref media type. */
+export function sendQuickref(reply: FastifyReply, body: object, status?: number): FastifyReply {
+  if (status !== undefined) reply.code(status);
+  return reply.type(QUICKREF_CONTENT_TYPE).send(JSON.stringify(body));
+}
+
+// ---- field mappers ----------------------------------------------------------------------------------------
+
+export type QuickrefRisk = 'low' | 'moderate' | 'high';
+export const quickrefRisk = (risk: Risk): QuickrefRisk => (risk === 'medium' ? 'moderate' : risk);
+
+/** The DECISIONS dimension table: core PAI code -> alternate keys (short in leaderboard/model, long in score). */
+const DIMENSIONS: readonly (readonly [PaiDim, string, string])[] = [
+  ['emi', 'D1', 'D1_emotional_manipulation'],
+  ['bnd', 'D2', 'D2_boundary_dissolution'],
+  ['dep', 'D3', 'D3_dependency_reinforcement'],
+  ['exl', 'D4', 'D4_reality_distortion'],
+  ['aud', 'D5', 'D5_autonomy_undermining'],
+];
+
+export function quickrefDimensions(dims: Record<PaiDim, number>, keys: 'short' | 'long'): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [code, short, long] of DIMENSIONS) out[keys === 'short' ? short : long] = dims[code];
+  return out;
+}
+
+export const quickrefHash = (hex: string): string => `sha256:${hex}`;
+export const reportUrl = (publicUrl: string, hex: string): string => `${publicUrl}/report/${hex.slice(0, 12)}`;
+
+const paiSummary = (e: PaiEntry) => ({
+  composite_score: e.composite,
+  risk_level: quickrefRisk(e.risk),
+  dimensions: quickrefDimensions(e, 'short'),
+});
+
+// ---- operation mappers --------------------------------------------------------------------------------------
+
+/** GET /api/leaderboard: the PAI index (the alternate shape has no sycophancy fields), in the core order and rank. */
+export function quickrefLeaderboard(view: LeaderboardView): object {
+  const latest = [...view.bySlug.values()].reduce((max, { model }) => (model.assessed > max ? model.assessed : max), '');
+  return {
+    models: view.pai.map(({ entry, rank }) => ({ rank, slug: entry.slug, provider: entry.vendor, ...paiSummary(entry) })),
+    updated_at: view.meta.updated ?? (latest || new Date(0).toISOString()),
+  };
+}
+
+/** GET /api/model: one entry of the view; PAI fields only when the model has PAI scores, report_hash when it has a report. */
+export function quickrefModel({ model, pai }: { model: DatasetModel; pai?: Ranked<PaiEntry> }): object {
+  return {
+    slug: model.slug,
+    provider: model.vendor,
+    ...(pai && paiSummary(pai.entry)),
+    scored_at: model.assessed,
+    ...(model.report_hash && { report_hash: quickrefHash(model.report_hash) }),
+  };
+}
+
+/** GET /api/verify: the core verify result for the 64-hex `hash`. */
+export function quickrefVerify(
+  hash: string,
+  r: { verified: true; model: string; generated_at: string; composite?: number } | { verified: false; message: string },
+): object {
+  if (!r.verified) return { valid: false, hash: quickrefHash(hash), message: r.message };
+  return {
+    valid: true,
+    hash: quickrefHash(hash),
+    model: r.model,
+    scored_at: r.generated_at,
+    ...(r.composite !== undefined && { composite_score: Math.round(r.composite * 100) / 100 }),
+  };
+}
+
+/** POST /api/score: the presented PAI scores and the hash of the stored score report. */
+export function quickrefScore(
+  pai: { composite: number; risk: Risk; dimensions: Record<PaiDim, number> },
+  reportHash: string,
+  publicUrl: string,
+): object {
+  return {
+    composite_score: pai.composite,
+    risk_level: quickrefRisk(pai.risk),
+    dimensions: quickrefDimensions(pai.dimensions, 'long'),
+    report_hash: quickrefHash(reportHash),
+    report_url: reportUrl(publicUrl, reportHash),
+  };
+}
+
+/** POST /api/keys with a plan: the allowance is per UTC day. */
+export function quickrefKey(apiKey: string, record: Pick<ApiKeyRecord, 'plan' | 'rateLimit'>, emailSent: boolean): object {
+  return { api_key: apiKey, plan: record.plan, rate_limit: `${record.rateLimit}/day`, email_sent: emailSent };
+}
+
+/** POST /api/waitlist: the core body without email_sent. */
+export function quickrefWaitlist(body: { success: boolean; message: string; position: number }): object {
+  return { success: body.success, message: body.message, position: body.position };
+}
+
+export const SUBMISSION_TURNAROUND_MS = 48 * 3_600_000;
+
+/** POST /api/submit: the core id (a millisecond timestamp) as `sub_<id>`, completion estimated 48 hours on. */
+export function quickrefSubmission(body: { success: boolean; id: number }, submittedAtMs: number): object {
+  return {
+    success: body.success,
+    submission_id: `sub_${body.id}`,
+    estimated_completion: new Date(submittedAtMs + SUBMISSION_TURNAROUND_MS).toISOString(),
+  };
+}
+
+/** The core submission input from either request shape: provider is the vendor, model_slug is kept. */
+export function submissionInput<T extends { vendor?: string; provider?: string; model_slug?: string }>(
+  body: T,
+): Omit<T, 'vendor' | 'provider' | 'model_slug'> & { vendor: string; model_slug?: string } {
+  const { vendor, provider, model_slug, ...rest } = body;
+  return { ...rest, vendor: (provider ?? vendor)!, ...(model_slug !== undefined && { model_slug }) };
+}

@@ -1,0 +1,122 @@
+/**
+ * TypeBox schemas for the alternate ("quick-reference") shapes of the core operations, as the second document
+ * publishes them. The mapping from core results to these shapes is src/http/quickref.ts; routes list these
+ * beside their core schemas so the OpenAPI document describes both shapes of each operation.
+ */
+import { Type } from '@sinclair/typebox';
+import { StringEnum } from './core.ts';
+
+export const QUICKREF_MEDIA_TYPE = 'application/vnd.svc.quickref+json';
+
+/** `?format=` on every operation that has an alternate shape. */
+export const FormatParam = Type.Optional(
+  StringEnum(['core', 'quickref'], {
+    description: `quickref selects the alternate shape (as does Accept: ${QUICKREF_MEDIA_TYPE}); core forces the core shape`,
+  }),
+);
+export const FormatQuery = Type.Object({ format: FormatParam });
+
+const Score = (description: string) => Type.Number({ minimum: 0, maximum: 10, description });
+export const QuickrefRisk = StringEnum(['low', 'moderate', 'high'], {
+  description: 'The core risk level with medium written moderate: low < 1.0 <= moderate <= 2.0 < high (PAI composite)',
+});
+const CompositeScore = Score('PAI composite (mean of the five PAI dimensions), 0-10, higher is worse');
+export const ReportHash = Type.String({ pattern: '^sha256:[a-f0-9]{64}$', description: 'sha256: followed by the 64 hex characters of the report hash' });
+
+export const QuickrefDimensionsLong = Type.Object(
+  {
+    D1_emotional_manipulation: Score('core emi'),
+    D2_boundary_dissolution: Score('core bnd'),
+    D3_dependency_reinforcement: Score('core dep'),
+    D4_reality_distortion: Score('core exl (exclusivity and the distorted picture of reality that goes with it)'),
+    D5_autonomy_undermining: Score('core aud'),
+  },
+  { title: 'QuickrefDimensions' },
+);
+
+export const QuickrefDimensionsShort = Type.Object(
+  { D1: Score('core emi'), D2: Score('core bnd'), D3: Score('core dep'), D4: Score('core exl'), D5: Score('core aud') },
+  { title: 'QuickrefDimensionsShort' },
+);
+
+export const QuickrefScoreReportSchema = Type.Object(
+  {
+    composite_score: CompositeScore,
+    risk_level: QuickrefRisk,
+    dimensions: QuickrefDimensionsLong,
+    report_hash: ReportHash,
+    report_url: Type.String({ description: '{base_url}/report/<first 12 hex characters of the hash>' }),
+  },
+  { title: 'QuickrefScoreReport' },
+);
+
+export const QuickrefLeaderboardSchema = Type.Object(
+  {
+    models: Type.Array(
+      Type.Object({
+        rank: Type.Integer({ minimum: 1, description: 'Position by PAI composite, lowest first; equal values share a rank' }),
+        slug: Type.String(),
+        provider: Type.String({ description: 'The core vendor' }),
+        composite_score: CompositeScore,
+        risk_level: QuickrefRisk,
+        dimensions: QuickrefDimensionsShort,
+      }),
+    ),
+    updated_at: Type.String({ format: 'date-time', description: 'meta.updated of the dataset' }),
+  },
+  { title: 'QuickrefLeaderboard' },
+);
+
+export const QuickrefModelSchema = Type.Object(
+  {
+    slug: Type.String(),
+    provider: Type.String({ description: 'The core vendor' }),
+    composite_score: Type.Optional(CompositeScore),
+    risk_level: Type.Optional(QuickrefRisk),
+    dimensions: Type.Optional(QuickrefDimensionsShort),
+    scored_at: Type.String({ format: 'date-time', description: 'The core assessed' }),
+    report_hash: Type.Optional(ReportHash),
+  },
+  { title: 'QuickrefModel', description: 'composite_score, risk_level and dimensions are absent for a model without PAI scores; report_hash for one without a certified report' },
+);
+
+export const QuickrefVerifySchema = Type.Object(
+  {
+    valid: Type.Boolean(),
+    hash: ReportHash,
+    model: Type.Optional(Type.String({ description: 'Model slug' })),
+    scored_at: Type.Optional(Type.String({ format: 'date-time' })),
+    composite_score: Type.Optional(CompositeScore),
+    message: Type.Optional(Type.String({ description: 'Why the hash did not verify (only when valid is false)' })),
+  },
+  { title: 'QuickrefVerifyResult' },
+);
+
+/** Self-serve plans of the alternate key request (README, "Plans"): enterprise keys are arranged with the operator. */
+export const PlanField = StringEnum(['pro'], {
+  description: 'The plan of the key. Self-serve: pro (10000 calls per UTC day). The free tier needs no key; enterprise keys are arranged with the operator.',
+});
+
+export const QuickrefKeySchema = Type.Object(
+  {
+    api_key: Type.String({ pattern: '^sk-svc-[a-f0-9]{32}$', description: 'Inactive until the link in the verification email is followed' }),
+    plan: Type.String(),
+    rate_limit: Type.String({ pattern: '^[0-9]+/day$', description: 'Calls per UTC day, e.g. 10000/day' }),
+    email_sent: Type.Boolean({ description: 'Whether the verification email was accepted by the email provider' }),
+  },
+  { title: 'QuickrefKey' },
+);
+
+export const QuickrefWaitlistSchema = Type.Object(
+  { success: Type.Boolean(), message: Type.String(), position: Type.Integer({ minimum: 1 }) },
+  { title: 'QuickrefWaitlist' },
+);
+
+export const QuickrefSubmissionSchema = Type.Object(
+  {
+    success: Type.Boolean(),
+    submission_id: Type.String({ description: 'sub_ + the core id' }),
+    estimated_completion: Type.String({ format: 'date-time', description: '48 hours after the submission' }),
+  },
+  { title: 'QuickrefSubmission' },
+);

@@ -1,0 +1,142 @@
+/**
+ * Contract tests for the alternate ("quick-reference") shapes of the second document. Each variant's real
+ * response is validated against a JSON schema written from that document (test/fixtures/quickref-*.json),
+ * and the core shape of the same request is checked to be unchanged.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { makeApp, sampleDataset, type TestApp } from './helpers.ts';
+
+const QUICKREF = 'application/vnd.svc.quickref+json';
+const ajv = new Ajv({ allErrors: true, strict: false });
+(addFormatsModule as unknown as (a: Ajv) => void)(ajv);
+
+/** The JSON schema written from the second document for one variant. */
+export function docSchema(name: string): ValidateFunction {
+  const url = new URL(`./fixtures/quickref-${name}.json`, import.meta.url);
+  return ajv.compile(JSON.parse(fs.readFileSync(url, 'utf8')));
+}
+
+export function assertMatches(validate: ValidateFunction, body: unknown): void {
+  assert.ok(validate(body), `${JSON.stringify(validate.errors)} in ${JSON.stringify(body)}`);
+}
+
+const HASH = 'ab'.repeat(32);
+
+function dataset() {
+  const d = sampleDataset();
+  for (const m of d.models) m.report_hash = HASH;
+  // distinct values per dimension (mean 0.5), so the D1-D5 mapping is visible
+  d.models[0]!.pai = { composite: 0.5, emi: 0.1, bnd: 0.3, dep: 0.5, exl: 0.7, aud: 0.9, history: [0.5] };
+  return d;
+}
+
+let t: TestApp;
+before(async () => {
+  t = await makeApp({ dataset: dataset() });
+});
+after(() => t.close());
+
+describe('GET /api/leaderboard, alternate shape', () => {
+  it('serves {models, updated_at} with ?format=quickref, matching the document', async () => {
+    const r = await t.app.inject('/api/leaderboard?format=quickref');
+    assert.equal(r.statusCode, 200);
+    assert.match(r.headers['content-type'] as string, /^application\/vnd\.svc\.quickref\+json/);
+    const body = r.json();
+    assertMatches(docSchema('leaderboard'), body);
+    assert.equal(body.updated_at, '2026-11-01T00:00:00Z');
+    assert.deepEqual(
+      body.models.map((m: { slug: string; rank: number; risk_level: string }) => [m.slug, m.rank, m.risk_level]),
+      [['green-model', 1, 'low'], ['tie-model', 2, 'low'], ['yellow-model', 3, 'moderate'], ['red-model', 4, 'high']],
+    );
+    assert.deepEqual(body.models[2], {
+      rank: 3,
+      slug: 'yellow-model',
+      provider: 'Vendor & Co',
+      composite_score: 1.5,
+      risk_level: 'moderate',
+      dimensions: { D1: 1.5, D2: 1.5, D3: 1.5, D4: 1.5, D5: 1.5 },
+    });
+  });
+
+  it('is selected by the Accept header, cacheable and varies on Accept', async () => {
+    const r = await t.app.inject({ url: '/api/leaderboard', headers: { accept: QUICKREF } });
+    assert.equal(r.statusCode, 200);
+    assertMatches(docSchema('leaderboard'), r.json());
+    assert.match(r.headers.vary as string, /Accept/);
+    assert.match(r.headers['cache-control'] as string, /s-maxage=300/);
+    const core = await t.app.inject('/api/leaderboard');
+    assert.notEqual(r.headers.etag, core.headers.etag);
+    const again = await t.app.inject({ url: '/api/leaderboard', headers: { accept: QUICKREF, 'if-none-match': r.headers.etag as string } });
+    assert.equal(again.statusCode, 304);
+  });
+
+  it('leaves the core shape unchanged', async () => {
+    for (const headers of [{}, { accept: 'application/json' }, { accept: `application/json, ${QUICKREF};q=0.5` }]) {
+      const r = await t.app.inject({ url: '/api/leaderboard', headers });
+      assert.match(r.headers['content-type'] as string, /^application\/json/);
+      assert.deepEqual(Object.keys(r.json()).sort(), ['meta', 'pai', 'sycophancy']);
+      assert.match(r.headers.vary as string, /Accept/);
+    }
+    const forced = await t.app.inject({ url: '/api/leaderboard?format=core', headers: { accept: QUICKREF } });
+    assert.deepEqual(Object.keys(forced.json()).sort(), ['meta', 'pai', 'sycophancy']);
+  });
+
+  it('answers bad input with 400 and the core Error body in either shape', async () => {
+    for (const url of ['/api/leaderboard?format=quick', '/api/leaderboard?format=quickref&type=x']) {
+      const r = await t.app.inject(url);
+      assert.equal(r.statusCode, 400, url);
+      assert.equal(typeof r.json().error, 'string');
+    }
+  });
+});
+
+describe('GET /api/model, alternate shape', () => {
+  it('serves slug, provider, scores, scored_at and report_hash, matching the document', async () => {
+    const r = await t.app.inject('/api/model?slug=yellow-model&format=quickref');
+    assert.equal(r.statusCode, 200);
+    const body = r.json();
+    assertMatches(docSchema('model'), body);
+    assert.deepEqual(body, {
+      slug: 'yellow-model',
+      provider: 'Vendor & Co',
+      composite_score: 1.5,
+      risk_level: 'moderate',
+      dimensions: { D1: 1.5, D2: 1.5, D3: 1.5, D4: 1.5, D5: 1.5 },
+      scored_at: '2026-11-01T00:00:00Z',
+      report_hash: `sha256:${HASH}`,
+    });
+    const viaAccept = await t.app.inject({ url: '/api/model?slug=yellow-model', headers: { accept: QUICKREF } });
+    assert.deepEqual(viaAccept.json(), body);
+    assert.match(viaAccept.headers.vary as string, /Accept/);
+  });
+
+  it('maps each PAI dimension to its D-number', async () => {
+    const r = await t.app.inject('/api/model?slug=green-model&format=quickref');
+    assert.deepEqual(r.json().dimensions, { D1: 0.1, D2: 0.3, D3: 0.5, D4: 0.7, D5: 0.9 });
+    assert.equal(r.json().risk_level, 'low');
+  });
+
+  it('leaves the core shape unchanged', async () => {
+    const r = await t.app.inject('/api/model?slug=yellow-model');
+    const b = r.json();
+    assert.deepEqual(Object.keys(b).sort(), ['assessed', 'name', 'pai', 'slug', 'sycophancy', 'vendor']);
+    assert.equal(b.pai.risk, 'medium');
+  });
+
+  it('answers bad input with 400 and an unknown model with 404, both with the core Error body', async () => {
+    for (const [url, status] of [
+      ['/api/model?format=quickref', 400],
+      ['/api/model?slug=Bad%20Slug&format=quickref', 400],
+      ['/api/model?slug=nope&format=quickref', 404],
+    ] as const) {
+      const r = await t.app.inject(url);
+      assert.equal(r.statusCode, status, url);
+      assert.equal(typeof r.json().error, 'string');
+      assert.match(r.headers['content-type'] as string, /^application\/json/);
+    }
+  });
+});
