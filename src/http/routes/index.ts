@@ -3,8 +3,10 @@ import { registerAuth } from '../plugins/auth.ts';
 import { registerRateLimit } from '../plugins/rate-limit.ts';
 import type { App, Deps } from '../types.ts';
 import { badgeRoutes } from './badge.ts';
+import { clientRoutes } from './client.ts';
 import { docsRoutes } from './docs.ts';
 import { healthRoutes } from './health.ts';
+import { honestyRoutes } from './honesty.ts';
 import { keysRoutes } from './keys.ts';
 import { leaderboardRoutes } from './leaderboard.ts';
 import { logRoutes } from './log.ts';
@@ -28,4 +30,6 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   await verifyRoutes(app, deps);
   await reportRoutes(app, deps);
   await logRoutes(app, deps);
+  await honestyRoutes(app, deps);
+  await clientRoutes(app, deps);
 }
