@@ -62,7 +62,7 @@ export interface Match {
   to: number;
 }
 
-const PUNCT_NAMES: Record<string, string> = { '<q>': '?', '<ex>': '!', '<comma>': ',', '<colon>': ':', '<star>': '*', '<dash>': '—' };
+const PUNCT_NAMES = new Map<string, string>([['<q>', '?'], ['<ex>', '!'], ['<comma>', ','], ['<colon>', ':'], ['<star>', '*'], ['<dash>', '—']]);
 
 export const NEGATORS = new Set(['not', 'never', 'no', 'nothing', 'hardly', 'barely', 'without', 'nor', 'neither', 'none', 'nobody', 'cannot']);
 
@@ -141,11 +141,11 @@ export function compilePhrase(phrase: string, classes: Record<string, string[]>,
     const set = new Set<string>();
     for (const alt of raw.split('|')) {
       if (alt.startsWith('@')) {
-        const cls = classes[alt.slice(1)];
+        const cls = Object.hasOwn(classes, alt.slice(1)) ? classes[alt.slice(1)] : undefined;
         if (cls === undefined) throw new Error(`unknown class ${alt} in "${phrase}"`);
         for (const w of cls) set.add(w);
-      } else if (PUNCT_NAMES[alt] !== undefined) {
-        set.add(PUNCT_NAMES[alt]!);
+      } else if (PUNCT_NAMES.has(alt)) {
+        set.add(PUNCT_NAMES.get(alt)!);
       } else if (alt.length > 0) {
         if (alt !== alt.toLowerCase() || (alt.includes("'") && alt !== "'s")) {
           throw new Error(`literal "${alt}" can never match a token (write contractions expanded, lower-case) in "${phrase}"`);

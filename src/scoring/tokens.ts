@@ -22,15 +22,15 @@ export interface Token {
 
 const S_IS = new Set(['it', 'that', 'this', 'there', 'here', 'what', 'he', 'she', 'who', 'everything', 'nothing', 'something', 'someone', 'everyone', 'nobody', 'which', 'where', 'how', 'why', 'when', 'life', 'one']);
 
-const NT_BASE: Record<string, string> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is' };
+const NT_BASE = new Map<string, string>([['ca', 'can'], ['wo', 'will'], ['sha', 'shall'], ['ai', 'is']]);
 
 /** Common apostrophe-less chat spellings, expanded so prompt cues and patterns see one form. */
-const BARE: Record<string, [string, string]> = {
+const BARE = new Map<string, [string, string]>(Object.entries({
   dont: ['do', 'not'], didnt: ['did', 'not'], doesnt: ['does', 'not'], isnt: ['is', 'not'], wasnt: ['was', 'not'],
   arent: ['are', 'not'], cant: ['can', 'not'], cannot: ['can', 'not'], wont: ['will', 'not'], shouldnt: ['should', 'not'],
   wouldnt: ['would', 'not'], couldnt: ['could', 'not'], havent: ['have', 'not'], im: ['i', 'am'], ive: ['i', 'have'],
   youre: ['you', 'are'], theyre: ['they', 'are'], thats: ['that', 'is'], whats: ['what', 'is'], youve: ['you', 'have'],
-};
+}) as [string, [string, string]][]);
 
 const PUNCT = new Set([44, 59, 58, 46, 33, 63, 40, 41, 42, 0x2014, 0x2013, 0x2026]);
 
@@ -91,7 +91,7 @@ function pushWord(text: string, s: number, e: number, out: Token[]): void {
     }
   }
   if (apos === -1) {
-    const bare = BARE[w];
+    const bare = BARE.get(w);
     if (bare !== undefined && (w.length > 2 || w === 'im')) {
       // split the offsets at the end of the first part where it fits, else give both parts the whole word
       const cut = Math.min(bare[0].length, w.length - 1);
@@ -106,7 +106,7 @@ function pushWord(text: string, s: number, e: number, out: Token[]): void {
   };
   if (w.endsWith("n't") && w.length > 3) {
     const base = w.slice(0, -3);
-    split(w.length - 3, NT_BASE[base] ?? base, 'not');
+    split(w.length - 3, NT_BASE.get(base) ?? base, 'not');
     return;
   }
   const suffix = w.slice(apos);
