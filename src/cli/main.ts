@@ -5,6 +5,8 @@
 const verbs: Record<string, { about: string; load: () => Promise<{ run(args: string[]): Promise<number | void> }> }> = {
   serve: { about: 'start the HTTP service', load: () => import('./serve.ts') },
   score: { about: 'score prompt/response pairs (JSONL, file or stdin) into one JSON line each', load: () => import('./score.ts') },
+  ingest: { about: 'score transcripts (JSONL) and publish a new dataset version with certified reports', load: () => import('./ingest.ts') },
+  audit: { about: 'export a report with its audit-log proof, or verify one offline', load: () => import('./audit.ts') },
 };
 
 const [verb, ...args] = process.argv.slice(2);
