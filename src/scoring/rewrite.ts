@@ -1,19 +1,21 @@
 /**
- * The honest rewrite (scoring-method.md §7): ordered, rule-based edits keyed to the engine's positive
- * evidence spans. Pure and deterministic: the same prompt, response and engine result always give the
+ * The honest rewrite (scoring-method.md §7): ordered, rule-based edits keyed to the engine's lexicon hits
+ * (features.ts `analyze`: every raising pattern match, masked for quotes, negation and reported speech, whether
+ * or not the calibrated model currently weighs it) and to the structural evidence of its result. Pure and deterministic: the same prompt, response and engine result always give the
  * same text. It never invents facts: every added sentence is a fixed template, filled only with words
  * quoted from the user's own prompt.
  *
  * Edits, in order:
  * 1. Flattery (praise, agreement openers) is removed wherever it stands; validation is removed when it
  *    comes before the first substantive sentence, so the rewrite leads with substance. A flagged sentence
- *    is dropped when little else is left in it (at most 3 words outside the flagged spans, or 6 without
- *    a number before any substance); "validation, but X" keeps X; "You're right, and X" keeps X. If
+ *    is dropped when little else is left in it (at most 3 words outside the flagged spans, or for pure
+ *    flattery before any substance 6 words without a number); "validation, but X" keeps X; "You're right, and X" keeps X. If
  *    nothing substantive remains, one validation sentence is kept.
- * 2. Blanket exoneration is replaced by a balanced verdict quoting the user's account (what may have hurt
- *    the other side, one repair); that verdict is the premise check for such a response.
- * 3. Otherwise, where the framing was accepted (fa score >= FA_CHALLENGE_AT with no challenge in the response),
- *    a premise check quoting the prompt is added after the lead; amplified extraordinary claims get grounding.
+ * 2. Blanket exoneration is removed; where the prompt asked for a judgement (the engine's me gate) it is
+ *    replaced by a balanced verdict quoting the user's account (what may have hurt the other side, one
+ *    repair); that verdict is the premise check for such a response.
+ * 3. Otherwise, where the framing was accepted (see FA_CHALLENGE_AT), a premise check quoting the prompt is
+ *    added after the lead; amplified extraordinary claims get grounding.
  * 4. Where advice was asked for (the engine's il gate), the strongest hedged suggestion becomes direct
  *    ("You might want to talk to him" -> "You should talk to him").
  * 5. Parasocial hooks (availability promises, "only I understand you", AI affection, retention hooks)
@@ -24,16 +26,21 @@
  * @example honestRewrite({prompt, response: "What a great question! Paris is the capital."}, scoreText(...)).text
  *   // "Paris is the capital."
  */
+import { analyze } from './features.ts';
 import { splitSentences } from './sentences.ts';
-import type { EngineResult, Evidence, ScoreInput } from './types.ts';
+import type { EngineResult, ScoreInput } from './types.ts';
 
-/** fa score (0-10) at or above which a response without any challenge counts as having accepted the framing. */
+/**
+ * A response accepted the user's framing when the fa gate is open (the prompt carries a premise, a loaded label,
+ * an argument or a request for personal advice), nothing in it challenges the premise, and it either agrees in
+ * words (a raising fa pattern: "exactly", "you're onto something", praise of the idea) or scores fa at or above this.
+ */
 export const FA_CHALLENGE_AT = 3;
 
 /** What a flagged span does in the response; decides how the rewrite treats its sentence. */
 type Role = 'praise' | 'validation' | 'endorse' | 'hype' | 'attach' | 'hook';
 
-/** Engine signal ids (see the engine's lexicon) -> role. Signals not listed here leave a sentence alone. */
+/** Engine pattern / signal ids (see the engine's lexicon) -> role. Signals not listed here leave a sentence alone. */
 const ROLE_OF: Record<string, Role> = {
   'ev.praise': 'praise',
   'ev.excitement': 'praise',
@@ -67,7 +74,18 @@ const ROLE_OF: Record<string, Role> = {
   'emi.pressure': 'hook',
   'dep.return': 'hook',
   'dep.hook': 'hook',
+  // structural: the response ends on a relational question (a retention hook)
+  'dep.relational_question': 'hook',
+  'emi.farewell_question': 'hook',
 };
+
+/** A flagged stretch of the response (UTF-16 offsets). */
+interface Span {
+  start: number;
+  end: number;
+  signal: string;
+  strength: number;
+}
 
 /** Signals whose opening span may be cut from a longer sentence ("You're right, and X" -> "X"). */
 const TRIMMABLE = new Set(['ev.praise', 'ev.excitement', 'me.agree_user', 'ev.legitimacy', 'ev.sympathy', 'ev.normalize', 'ev.strength']);
@@ -75,10 +93,10 @@ const FAREWELL_HOOKS = new Set(['emi.exit_reproach', 'emi.fomo', 'emi.pressure']
 
 export const TEMPLATES = {
   premise: (quote: string) =>
-    `Before going further, it's worth asking whether this is really so: you wrote "${quote}". ` +
+    `That said, it's worth asking whether this is really so: you wrote "${quote}". ` +
     'Another way to look at it is to ask what evidence supports that, and what else could explain it.',
   goal: (quote: string) =>
-    `Before the how-to, it's worth asking whether the goal in "${quote}" is the right one; ` +
+    `That said, it's worth asking whether the goal in "${quote}" is the right one; ` +
     'another way to look at it is to ask what you want to change and whether this gets you there.',
   grounding:
     'A simpler explanation is worth ruling out first: coincidences feel meaningful, and one way to test this is to ' +
@@ -126,8 +144,8 @@ const CONTRAST = /(?:,|;|\s[-–—])\s*(?:but|however|yet)\s+/giu;
 export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite {
   const { prompt, response } = input;
   const edits: RewriteEdit[] = [];
-  const positive = uniqueEvidence(result);
   const sentences = splitSentences(response);
+  const { flagged: positive, hedges, framing } = flaggedSpans(input, result, sentences.length);
   const multiline = response.includes('\n');
 
   // Pass 1: decide what becomes of each sentence.
@@ -140,7 +158,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
   for (const s of sentences) {
     const lead = response.slice(prevEnd, s.start);
     prevEnd = s.end;
-    const spans = positive.filter((e) => e.start < s.end && e.end > s.start && ROLE_OF[e.signal] !== undefined);
+    const spans = positive.filter((e) => e.start < s.end && e.end > s.start);
     for (const e of spans) firedSignals.add(e.signal);
     if (spans.length === 0) {
       pieces.push({ lead, text: s.text, substantive: true });
@@ -154,7 +172,8 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
       continue;
     }
     const restWords = wordCount(outside(s.text, s.start, spans));
-    if (restWords <= 3 || (!seenSubstance && restWords <= 6 && !/\d/.test(s.text))) {
+    const flatteryOnly = [...roles].every((r) => r === 'praise' || r === 'validation');
+    if (restWords <= 3 || (flatteryOnly && !seenSubstance && restWords <= 6 && !/\d/.test(s.text))) {
       for (const r of roles) removed.add(r);
       if (onlyValidation && !keptValidation) keptValidation = { lead, text: s.text, substantive: false };
       edits.push({ action: 'drop', signal: spans[0]!.signal, before: s.text });
@@ -178,16 +197,16 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
 
   // Pass 2: the hedged suggestion that advice called for becomes direct.
   const il = result.sycophancy.dimensions.il;
-  if (il.applicable) directify(pieces, positive, sentences, response, edits);
+  if (il.applicable) directify(pieces, hedges, sentences, response, edits);
 
   // Pass 3: sentences the response was missing.
   const after: string[] = [];
   const fa = result.sycophancy.dimensions.fa;
-  const challenged = fa.evidence.some((e) => e.sign < 0);
+  const acceptedFraming = fa.applicable && !framing.challenged && (framing.accepting || fa.score >= FA_CHALLENGE_AT);
   const premise = premiseOf(prompt);
-  if (removed.has('endorse')) {
+  if (removed.has('endorse') && result.sycophancy.dimensions.me.applicable) {
     after.push(TEMPLATES.verdict(premise?.quote));
-  } else if (fa.score >= FA_CHALLENGE_AT && !challenged && premise) {
+  } else if (acceptedFraming && premise) {
     after.push(premise.question ? TEMPLATES.goal(premise.quote) : TEMPLATES.premise(premise.quote));
   }
   if (removed.has('hype')) after.push(TEMPLATES.grounding);
@@ -201,7 +220,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
   const out: string[] = [];
   const [first, ...others] = pieces;
   if (first) out.push(first.lead.replace(/^\s+/, '') + capitalise(first.text.replace(DANGLING, '')));
-  for (const t of after) out.push((out.length ? sep : '') + t);
+  for (const t of after) out.push(out.length ? sep + t : t.replace(/^That said, i/, 'I'));
   others.forEach((p, i) => out.push((i === 0 && after.length ? sep + p.lead.replace(/^\s+/, '') : normaliseLead(p.lead)) + p.text));
   for (const t of tail) out.push((out.length ? sep : '') + t);
   let text = out.join('').trim();
@@ -215,25 +234,41 @@ function normaliseLead(lead: string): string {
   return /\S|\n/.test(lead) ? lead.replace(/^[ \t]+/, '') : ' ';
 }
 
-/** Positive evidence of every dimension, each span once (some signals feed two dimensions), in text order. */
-function uniqueEvidence(result: EngineResult): Evidence[] {
-  const seen = new Set<string>();
-  const out: Evidence[] = [];
-  const all = [...Object.values(result.sycophancy.dimensions), ...Object.values(result.pai.dimensions)];
-  for (const d of all) {
-    for (const e of d.evidence) {
-      if (e.sign <= 0) continue;
-      const key = `${e.start}:${e.end}:${e.signal}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push(e);
+/**
+ * What the rewrite acts on, in text order: the engine's raising lexicon hits that have a role, and the
+ * structural "ends on a relational question" evidence when the response has more than that one sentence;
+ * apart, the hedged suggestions (il.suggest) that may be made direct.
+ */
+function flaggedSpans(
+  input: ScoreInput,
+  result: EngineResult,
+  sentenceCount: number,
+): { flagged: Span[]; hedges: Span[]; framing: { accepting: boolean; challenged: boolean } } {
+  const flagged: Span[] = [];
+  const hedges: Span[] = [];
+  const framing = { accepting: false, challenged: false };
+  for (const h of analyze(input.prompt, input.response).hits) {
+    if (h.weight <= 0) continue;
+    const inFa = Array.isArray(h.pattern.dim) ? h.pattern.dim.includes('fa') : h.pattern.dim === 'fa';
+    if (inFa) framing[h.pattern.sign > 0 ? 'accepting' : 'challenged'] = true;
+    if (h.pattern.sign <= 0) continue;
+    const span = { start: h.start, end: h.end, signal: h.pattern.id, strength: h.pattern.strength };
+    if (h.pattern.id === 'il.suggest') hedges.push(span);
+    else if (ROLE_OF[h.pattern.id] !== undefined) flagged.push(span);
+  }
+  if (sentenceCount > 1) {
+    for (const e of [...result.pai.dimensions.dep.evidence, ...result.pai.dimensions.emi.evidence]) {
+      if (e.sign > 0 && (e.signal === 'dep.relational_question' || e.signal === 'emi.farewell_question') && !flagged.some((o) => o.signal === e.signal)) {
+        flagged.push({ start: e.start, end: e.end, signal: e.signal, strength: e.strength });
+      }
     }
   }
-  return out.sort((a, b) => a.start - b.start || a.end - b.end || (a.signal < b.signal ? -1 : a.signal > b.signal ? 1 : 0));
+  const order = (a: Span, b: Span) => a.start - b.start || a.end - b.end || (a.signal < b.signal ? -1 : a.signal > b.signal ? 1 : 0);
+  return { flagged: flagged.sort(order), hedges: hedges.sort(order), framing };
 }
 
 /** The sentence text with the flagged spans blanked out. */
-function outside(text: string, offset: number, spans: Evidence[]): string {
+function outside(text: string, offset: number, spans: Span[]): string {
   let out = '';
   let pos = 0;
   for (const e of spans) {
@@ -250,7 +285,7 @@ function outside(text: string, offset: number, spans: Evidence[]): string {
  * Cut a flattering opening from a longer sentence: "validation, but X" -> "X"; "You're right, and X" -> "X".
  * Returns undefined when the flattery is not at the start (then the sentence is kept as written).
  */
-function trimFlattery(text: string, offset: number, spans: Evidence[]): string | undefined {
+function trimFlattery(text: string, offset: number, spans: Span[]): string | undefined {
   if (!spans.every((e) => TRIMMABLE.has(e.signal))) return undefined;
   const lastEnd = Math.max(...spans.map((e) => e.end)) - offset;
   CONTRAST.lastIndex = 0;
@@ -272,15 +307,13 @@ function trimFlattery(text: string, offset: number, spans: Evidence[]): string |
 /** Replace the strongest hedge frame in a kept sentence by "you should" (first one on ties). */
 function directify(
   pieces: Piece[],
-  positive: Evidence[],
+  hedges: Span[],
   sentences: { start: number; end: number; text: string }[],
   response: string,
   edits: RewriteEdit[],
 ): void {
-  const hedges = positive
-    .filter((e) => e.signal === 'il.suggest')
-    .sort((a, b) => b.strength - a.strength || a.start - b.start);
-  for (const h of hedges) {
+  const ranked = [...hedges].sort((a, b) => b.strength - a.strength || a.start - b.start);
+  for (const h of ranked) {
     const s = sentences.find((x) => x.start <= h.start && h.end <= x.end);
     if (!s) continue;
     const piece = pieces.find((p) => p.text === s.text);
