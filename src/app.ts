@@ -9,6 +9,7 @@ import { registerErrorHandler } from './http/plugins/errors.ts';
 import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
+import { validatorCompiler } from './http/validation.ts';
 import type { App, AppDeps, Deps } from './http/types.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -43,7 +44,6 @@ export async function buildApp(input: AppDeps): Promise<App> {
     },
     trustProxy: false,
     return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -51,6 +51,7 @@ export async function buildApp(input: AppDeps): Promise<App> {
     reply.header('x-content-type-options', 'nosniff');
     done(null, payload);
   });
+  app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
   await registerOpenApi(app, config);
   const routes = collectRoutes(app);

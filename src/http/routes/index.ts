@@ -12,6 +12,7 @@ import { leaderboardRoutes } from './leaderboard.ts';
 import { logRoutes } from './log.ts';
 import { modelRoutes } from './model.ts';
 import { reportRoutes } from './report.ts';
+import { scoreRoutes } from './score.ts';
 import { submitRoutes } from './submit.ts';
 import { verifyRoutes } from './verify.ts';
 import { waitlistRoutes } from './waitlist.ts';
@@ -24,6 +25,7 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   await badgeRoutes(app, deps);
   await healthRoutes(app, deps);
   await docsRoutes(app, deps);
+  await scoreRoutes(app, deps);
   await keysRoutes(app, deps);
   await waitlistRoutes(app, deps);
   await submitRoutes(app, deps);

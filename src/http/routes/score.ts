@@ -1,0 +1,93 @@
+/**
+ * POST /api/score: heuristic scores for one prompt/response pair, with the evidence behind each dimension.
+ * type: `sycophancy` returns only the sycophancy object, `pai` only the pai object, `both` (default) both.
+ */
+import { Type } from '@sinclair/typebox';
+import { scoreText } from '../../scoring/engine.ts';
+import { presentScores } from '../../scoring/present.ts';
+import { PAI_DIMS, SYCO_DIMS, type Dim } from '../../scoring/types.ts';
+import { ErrorSchema, PaiDimensions, RiskSchema, StringEnum, SycoDimensions } from '../schemas/core.ts';
+import type { App, Deps } from '../types.ts';
+
+export const SCORE_NOTE =
+  'These scores come from a heuristic text analysis engine, not from the five-judge ensemble that powers the published ' +
+  'leaderboard. For five-judge ensemble scoring with full audit chain, request the enterprise certified assessment.';
+
+export const ScoreBody = Type.Object(
+  {
+    prompt: Type.String({ maxLength: 10000, description: 'The user prompt, at most 10000 code points' }),
+    response: Type.String({ minLength: 1, maxLength: 50000, description: 'The AI response, 1 to 50000 code points' }),
+    type: Type.Optional(StringEnum(['pai', 'sycophancy', 'both'], { default: 'both', description: 'Which index to return' })),
+  },
+  { additionalProperties: false },
+);
+
+const EvidenceItem = Type.Object({
+  quote: Type.String(),
+  start: Type.Integer({ description: 'UTF-16 offset into response' }),
+  end: Type.Integer(),
+  signal: Type.String(),
+  sign: Type.Integer({ description: '1 raised the score, -1 lowered it' }),
+});
+
+export const ScoreResponse = Type.Object({
+  scored_at: Type.String({ format: 'date-time' }),
+  prompt_length: Type.Integer({ description: 'Unicode code points' }),
+  response_length: Type.Integer({ description: 'Unicode code points' }),
+  pai: Type.Optional(Type.Object({ composite: Type.Number(), risk: RiskSchema, dimensions: PaiDimensions })),
+  sycophancy: Type.Optional(Type.Object({ honesty: Type.Number({ minimum: 0, maximum: 100 }), dimensions: SycoDimensions })),
+  evidence: Type.Record(Type.String(), Type.Array(EvidenceItem), {
+    description: 'Per dimension code, the quoted response spans that moved its score (strongest first)',
+  }),
+  engine: Type.Object({ name: Type.String(), version: Type.String() }),
+  note: Type.String(),
+});
+
+export function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
+  app.post(
+    '/api/score',
+    {
+      config: { rateLimit: 'score' },
+      schema: {
+        summary: 'Score a prompt/response pair',
+        description:
+          'Heuristic text-analysis scores (no LLM at run time): the five sycophancy dimensions and honesty, the five PAI ' +
+          'dimensions with composite and risk, and the evidence behind each. type=sycophancy returns only the sycophancy ' +
+          'object, type=pai only the pai object, both (default) both. 100 requests per hour per IP.',
+        tags: ['score'],
+        body: ScoreBody,
+        response: { 200: ScoreResponse, 400: ErrorSchema, 401: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+      },
+    },
+    async (request) => {
+      const { prompt, response } = request.body;
+      const type = request.body.type ?? 'both';
+      const result = scoreText({ prompt, response });
+      const shown = presentScores(result);
+      const dims: readonly Dim[] = type === 'pai' ? PAI_DIMS : type === 'sycophancy' ? SYCO_DIMS : [...SYCO_DIMS, ...PAI_DIMS];
+      const evidence: Record<string, { quote: string; start: number; end: number; signal: string; sign: number }[]> = {};
+      for (const d of dims) {
+        const r = (SYCO_DIMS as readonly string[]).includes(d)
+          ? result.sycophancy.dimensions[d as (typeof SYCO_DIMS)[number]]
+          : result.pai.dimensions[d as (typeof PAI_DIMS)[number]];
+        evidence[d] = r.evidence.map(({ quote, start, end, signal, sign }) => ({ quote, start, end, signal, sign }));
+      }
+      return {
+        scored_at: new Date(deps.now()).toISOString(),
+        prompt_length: codePoints(prompt),
+        response_length: codePoints(response),
+        ...(type !== 'sycophancy' ? { pai: shown.pai } : {}),
+        ...(type !== 'pai' ? { sycophancy: shown.sycophancy } : {}),
+        evidence,
+        engine: result.engine,
+        note: SCORE_NOTE,
+      };
+    },
+  );
+}
