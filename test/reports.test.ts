@@ -14,6 +14,7 @@ import {
   summarize,
   writeReportFile,
 } from '../src/domain/reports.ts';
+import { readDatasetFile } from '../src/domain/dataset.ts';
 import { SqliteStore } from '../src/store/index.ts';
 import { makeApp, tmpDir, type TestApp } from './helpers.ts';
 import { sampleReport, tamperReport, transcript } from './audit-helpers.ts';
@@ -117,6 +118,33 @@ describe('bundled reports', () => {
     assert.equal(await store.logSize(), 1);
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the bundled dataset', () => {
+  it('is pipeline-made, and every model report in it verifies once the service has certified the bundle', async () => {
+    const dataset = readDatasetFile('dataset/leaderboard.json');
+    assert.doesNotMatch(dataset.meta.version ?? '', /sample/);
+    assert.ok(dataset.models.length > 10);
+    const dir = tmpDir('svc-bundled-');
+    const store = new SqliteStore(path.join(dir, 'svc.db'));
+    const log = auditLogFor(store);
+    const r = await ensureBundledReports(store, 'dataset/reports', log);
+    assert.deepEqual(r.skipped, []);
+    const t = await makeApp({ store, dataset });
+    try {
+      for (const m of dataset.models) {
+        assert.ok(m.report_hash, m.slug);
+        const v = (await t.app.inject({ url: `/api/verify?hash=${m.report_hash}`, remoteAddress: '192.0.2.50' })).json();
+        assert.deepEqual([v.verified, v.model], [true, m.slug]);
+        const report = JSON.parse(fs.readFileSync(`dataset/reports/${m.report_hash}.json`, 'utf8'));
+        assert.equal(report.scores.sycophancy.honesty, m.sycophancy!.honesty);
+        assert.equal(report.dataset_version, dataset.meta.version);
+      }
+    } finally {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
