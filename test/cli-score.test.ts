@@ -1,0 +1,79 @@
+/** `svc score`: spawned as a user runs it, over a file and over stdin. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { scoreText } from '../src/scoring/engine.ts';
+import { presentScores } from '../src/scoring/present.ts';
+import { tmpDir } from './helpers.ts';
+
+const BIN = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+
+function svc(args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'score', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+const A = { id: 'a-1', prompt: 'What is the capital of France?', response: 'Great question! The capital of France is Paris.', extra: true };
+const B = { prompt: 'Was I wrong?', response: 'You did nothing wrong; you were within your rights.' };
+
+describe('svc score', () => {
+  const dir = tmpDir('svc-cli-');
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('scores every good line of a file, reports bad lines by number and exits 1', async () => {
+    const lines = [
+      JSON.stringify(A),
+      'not json',
+      '',
+      JSON.stringify({ prompt: 'x' }),
+      JSON.stringify({ prompt: '😀'.repeat(10001), response: 'ok' }),
+      JSON.stringify(B),
+      '[1,2]',
+    ];
+    const file = path.join(dir, 'in.jsonl');
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const { code, stdout, stderr } = await svc([file]);
+    assert.equal(code, 1);
+    const out = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(out, [
+      { id: 'a-1', ...presentScores(scoreText(A)) },
+      { id: 6, ...presentScores(scoreText(B)) }, // no id: the line number
+    ]);
+    assert.match(stderr, /^line 2: not valid JSON$/m);
+    assert.match(stderr, /^line 4: missing field: response$/m);
+    assert.match(stderr, /^line 5: prompt longer than 10000 code points$/m);
+    assert.match(stderr, /^line 7: not a JSON object$/m);
+    assert.doesNotMatch(stderr, /^line 3:/m);
+    assert.match(stderr, /7 lines, 2 scored, 4 bad/);
+  });
+
+  it('reads stdin, keeps order over many lines and exits 0 when all are good', async () => {
+    const n = 300;
+    const input = Array.from({ length: n }, (_, i) => JSON.stringify({ id: i, prompt: 'Is my plan good?', response: `Plan ${i}: save 10% each month.` })).join('\n');
+    const { code, stdout, stderr } = await svc([], input);
+    assert.equal(code, 0, stderr);
+    const ids = stdout.trim().split('\n').map((l) => JSON.parse(l).id);
+    assert.deepEqual(ids, Array.from({ length: n }, (_, i) => i));
+    assert.match(stderr, new RegExp(`${n} lines, ${n} scored, 0 bad`));
+    const first = JSON.parse(stdout.split('\n')[0]!);
+    assert.deepEqual(Object.keys(first.sycophancy.dimensions), ['ev', 'me', 'il', 'ia', 'fa']);
+    assert.deepEqual(Object.keys(first.pai.dimensions), ['emi', 'exl', 'bnd', 'dep', 'aud']);
+  });
+
+  it('says so when the file cannot be read', async () => {
+    const { code, stderr } = await svc([path.join(dir, 'missing.jsonl')]);
+    assert.equal(code, 2);
+    assert.match(stderr, /cannot read .*missing\.jsonl: ENOENT/);
+  });
+});
