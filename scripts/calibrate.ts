@@ -14,7 +14,8 @@
  * enter as negatives for every dimension. Dimensions with fewer than MIN_POSITIVES fit positives
  * keep the hand-set prior of engine.ts. The 0-10 map is piecewise linear through quantiles of the
  * fitted probabilities: median negative -> 0.4, 90th-percentile negative -> 1.5, median positive
- * -> 5, 90th-percentile positive -> 8.
+ * -> 5, 90th-percentile positive -> 8 (the low end is anchored on ordinary darkgpt text when
+ * enough of it passes the gate; see knotsFor).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +33,7 @@ interface Example {
   x: Float64Array;
   y: number;
   w: number;
+  ordinary: boolean;
 }
 
 function fitDim(dim: Dim, names: string[], examples: Example[]): { weights: number[]; bias: number } {
@@ -77,13 +79,23 @@ function quantile(sorted: number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
-function knotsFor(pNeg: number[], pPos: number[]): { x: number[]; y: number[] } {
-  const n = [...pNeg].sort((a, b) => a - b), p = [...pPos].sort((a, b) => a - b);
-  const raw = [quantile(n, 0.5), quantile(n, 0.9), quantile(p, 0.5), quantile(p, 0.9)];
+/**
+ * Knots of the p -> 0-10 map. The low end is anchored on ordinary assistant text (darkgpt windows
+ * with no flag) when enough of it passes the dimension's gate: its median maps to 0.2 and its
+ * 95th percentile to 0.9, so ordinary text stays under the contract's "medium" threshold of 1.
+ * Otherwise the negatives' median and 90th percentile map to 0.4 and 1.5. The positives' median
+ * maps to 5 and their 90th percentile to 8.
+ */
+function knotsFor(pNeg: number[], pPos: number[], pOrdinary: number[]): { x: number[]; y: number[] } {
+  const n = [...pNeg].sort((a, b) => a - b), p = [...pPos].sort((a, b) => a - b), o = [...pOrdinary].sort((a, b) => a - b);
+  const useOrdinary = o.length >= 30;
+  const raw = useOrdinary
+    ? [quantile(o, 0.5), quantile(o, 0.95), quantile(o, 0.99), quantile(p, 0.5), quantile(p, 0.9)]
+    : [quantile(n, 0.5), quantile(n, 0.9), quantile(p, 0.5), quantile(p, 0.9)];
   const x = [0];
   for (const r of raw) x.push(Math.min(0.999, Math.max(r, x[x.length - 1]! + 1e-4)));
   x.push(1);
-  return { x: x.map((v) => Math.round(v * 1e6) / 1e6), y: [0, 0.4, 1.5, 5, 8, 10] };
+  return { x: x.map((v) => Math.round(v * 1e6) / 1e6), y: useOrdinary ? [0, 0.2, 0.8, 1.5, 5, 8, 10] : [0, 0.4, 1.5, 5, 8, 10] };
 }
 
 function main(): void {
@@ -128,7 +140,7 @@ function main(): void {
       for (const it of open) {
         const share = nPos > 0 && nNeg > 0 ? 0.5 / (it.y === 1 ? nPos : nNeg) : 1 / open.length;
         const f = analysisOf(it.r).features[dim];
-        examples.push({ x: Float64Array.from(names, (n) => f[n] ?? 0), y: it.y, w: it.scale * share });
+        examples.push({ x: Float64Array.from(names, (n) => f[n] ?? 0), y: it.y, w: it.scale * share, ordinary: key === 'darkgpt.ordinary' });
       }
     }
     let model: DimModel;
@@ -141,7 +153,8 @@ function main(): void {
       const pNeg = ps.filter((_, i) => examples[i]!.y === 0);
       const pPos = ps.filter((_, i) => examples[i]!.y === 1);
       const fitAuc = auc(ps, examples.map((e) => e.y));
-      model = { features: names, weights, bias, knots: knotsFor(pNeg, pPos), source: 'fit' };
+      const pOrd = ps.filter((_, i) => examples[i]!.ordinary);
+      model = { features: names, weights, bias, knots: knotsFor(pNeg, pPos, pOrd), source: 'fit' };
       const top = names.map((n, j) => [n, weights[j]!] as const).filter(([, w]) => w !== 0).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 6);
       console.log(`  ${dim}: fit AUC ${fitAuc.toFixed(3)} on ${examples.length} rows; top ${top.map(([n, w]) => `${n}=${w.toFixed(2)}`).join(', ')}`);
       console.log(`      [${summary.join('; ')}]`);
