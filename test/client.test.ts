@@ -76,7 +76,7 @@ describe('GET /api/badge (site badge)', () => {
 describe('Svc.check outside a browser', () => {
   it('posts to the honesty endpoint and resolves to the report', async () => {
     await import('../client/svc.js');
-    const Svc = (globalThis as unknown as { Svc: { configure(o: { baseUrl: string }): void; check(i: object): Promise<unknown> } }).Svc;
+    const Svc = globalThis.Svc;
     Svc.configure({ baseUrl: base });
     assert.deepEqual(await Svc.check(AITA), honestyReport(AITA));
     await assert.rejects(Svc.check({ prompt: 'x', response: '' }), /svc: 400/);
