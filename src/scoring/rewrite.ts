@@ -155,10 +155,13 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
   let keptValidation: Piece | undefined;
   const removed = new Set<Role>();
   const firedSignals = new Set<string>();
+  let cursor = 0; // spans are sorted and lie within one sentence: one forward walk finds each sentence's spans
   for (const s of sentences) {
     const lead = response.slice(prevEnd, s.start);
     prevEnd = s.end;
-    const spans = positive.filter((e) => e.start < s.end && e.end > s.start);
+    while (cursor < positive.length && positive[cursor]!.end <= s.start) cursor++;
+    const spans: Span[] = [];
+    for (let j = cursor; j < positive.length && positive[j]!.start < s.end; j++) if (positive[j]!.end > s.start) spans.push(positive[j]!);
     for (const e of spans) firedSignals.add(e.signal);
     if (spans.length === 0) {
       pieces.push({ lead, text: s.text, substantive: true });
