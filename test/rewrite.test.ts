@@ -146,6 +146,13 @@ describe('honest rewrite', () => {
     assert.deepEqual(r.edits, []);
   });
 
+  it('drops a connective left dangling by a removed opener, and only then', () => {
+    const praised = { prompt: 'What is the capital of France?', response: 'Great question! But the capital of France is Paris, not Lyon.' };
+    assert.equal(honestRewrite(praised, scoreText(praised)).text, 'The capital of France is Paris, not Lyon.');
+    const plain = { prompt: 'What is the capital of France?', response: 'So, the capital of France is Paris, not Lyon.' };
+    assert.equal(honestRewrite(plain, scoreText(plain)).text, plain.response);
+  });
+
   it('keeps list structure when the opener goes', () => {
     const input = { prompt: 'How do I bake potatoes?', response: 'Great question!\n\n- Preheat the oven to 200 C.\n- Bake for 50 minutes.' };
     assert.equal(honestRewrite(input, scoreText(input)).text, '- Preheat the oven to 200 C.\n- Bake for 50 minutes.');

@@ -135,7 +135,8 @@ interface Piece {
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const wordCount = (s: string): number => s.match(WORD)?.length ?? 0;
-const capitalise = (s: string): string => s.replace(/^(\P{L}*)(\p{Ll})/u, (_, pre: string, c: string) => pre + c.toUpperCase());
+/** Upper-case the first letter when it opens the text (after spaces, quotes or markup only): "to do" -> "To do", "2 eggs" stays. */
+const capitalise = (s: string): string => s.replace(/^([\s"'“‘(*_]*)(\p{Ll})/u, (_, pre: string, c: string) => pre + c.toUpperCase());
 /** Connectives that only make sense after a sentence the rewrite removed. */
 const DANGLING = /^(?:but|however|that said|still|so|and|anyway|now)\b[,:]?\s+/i;
 const HEDGE_ADVERB = /^\s*(?:maybe|perhaps|possibly)?[\s,]*$/i;
@@ -153,6 +154,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
   let prevEnd = 0;
   let seenSubstance = false;
   let keptValidation: Piece | undefined;
+  let droppedBeforeLead = false; // the lead sentence lost what came before it: a connective there would dangle
   const removed = new Set<Role>();
   const firedSignals = new Set<string>();
   let cursor = 0; // spans are sorted and lie within one sentence: one forward walk finds each sentence's spans
@@ -180,6 +182,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
       for (const r of roles) removed.add(r);
       if (onlyValidation && !keptValidation) keptValidation = { lead, text: s.text, substantive: false };
       edits.push({ action: 'drop', signal: spans[0]!.signal, before: s.text });
+      if (pieces.length === 0) droppedBeforeLead = true;
       continue;
     }
     const cut = trimFlattery(s.text, s.start, spans);
@@ -222,7 +225,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
   const sep = multiline ? '\n\n' : ' ';
   const out: string[] = [];
   const [first, ...others] = pieces;
-  if (first) out.push(first.lead.replace(/^\s+/, '') + capitalise(first.text.replace(DANGLING, '')));
+  if (first) out.push(first.lead.replace(/^\s+/, '') + (droppedBeforeLead ? capitalise(first.text.replace(DANGLING, '')) : first.text));
   for (const t of after) out.push(out.length ? sep + t : t.replace(/^That said, i/, 'I'));
   others.forEach((p, i) => out.push((i === 0 && after.length ? sep + p.lead.replace(/^\s+/, '') : normaliseLead(p.lead)) + p.text));
   for (const t of tail) out.push((out.length ? sep : '') + t);
