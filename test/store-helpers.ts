@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatasetSource } from '../src/domain/dataset.ts';
 import type { MailMessage, Mailer } from '../src/domain/email.ts';
-import type { Store } from '../src/store/types.ts';
+import { RedisStore, type Store } from '../src/store/index.ts';
 import { sampleDataset, silentLog, tmpDir } from './helpers.ts';
 
 export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -71,6 +71,7 @@ export async function makeServiceApp(opts: {
     async close() {
       await app.close();
       dataset.close();
+      if (opts.store instanceof RedisStore) await opts.store.destroyAll().catch(() => {});
       await opts.store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
