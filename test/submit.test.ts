@@ -1,0 +1,113 @@
+/** POST /api/submit: recording and queueing, email_sent, and table-driven bad input (never 500, no limit reset). */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Mailer, MailMessage } from '../src/domain/email.ts';
+import { SqliteStore } from '../src/store/index.ts';
+import { freshIp, makeServiceApp } from './store-helpers.ts';
+
+const good = { model_name: 'Model X', vendor: 'Vendor', api_endpoint: 'https://api.example.com/v1', contact_email: 'ml@example.com', notes: 'n' };
+const NOW = 1_800_000_123_456;
+
+describe('submit', () => {
+  let t: Awaited<ReturnType<typeof makeServiceApp>>;
+  let store: SqliteStore;
+  const sent: MailMessage[] = [];
+  let providerOk = true;
+  const mailer: Mailer = { send: async (m) => (sent.push(m), providerOk) };
+  before(async () => {
+    store = new SqliteStore(':memory:');
+    t = await makeServiceApp({ store, mailer, now: () => NOW, env: { SVC_ADMIN_EMAIL: 'admin@svc.test' } });
+  });
+  after(() => t.close());
+
+  const post = (payload: unknown, opts: { ip?: string; headers?: Record<string, string> } = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/submit',
+      remoteAddress: opts.ip ?? freshIp(),
+      headers: { 'content-type': 'application/json', ...opts.headers },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+
+  it('records and queues the submission: 200 with success, message, a millisecond id and email_sent', async () => {
+    const r = await post(good);
+    assert.equal(r.statusCode, 200);
+    const body = r.json();
+    assert.deepEqual(Object.keys(body).sort(), ['email_sent', 'id', 'message', 'success']);
+    assert.equal(body.success, true);
+    assert.equal(body.id, NOW);
+    assert.equal(body.email_sent, true);
+    const rec = (await store.listSubmissions()).find((s) => s.id === NOW);
+    assert.deepEqual(rec && { ...rec }, {
+      id: NOW, modelName: 'Model X', vendor: 'Vendor', apiEndpoint: 'https://api.example.com/v1', contactEmail: 'ml@example.com',
+      notes: 'n', createdAt: new Date(NOW).toISOString(), status: 'queued',
+    });
+    assert.deepEqual(sent.map((m) => m.to).sort(), ['admin@svc.test', 'ml@example.com']);
+  });
+
+  it('gives simultaneous submissions distinct ids', async () => {
+    const rs = await Promise.all(Array.from({ length: 8 }, () => post(good)));
+    const ids = rs.map((r) => r.json().id);
+    assert.equal(new Set(ids).size, 8);
+    assert.ok(ids.every((id) => Number.isInteger(id) && id > NOW));
+  });
+
+  it('still receives the submission when the provider errors, with email_sent false', async () => {
+    providerOk = false;
+    const r = await post({ ...good, model_name: 'Unlucky' });
+    providerOk = true;
+    assert.equal(r.statusCode, 200);
+    assert.equal(r.json().email_sent, false);
+    assert.ok((await store.listSubmissions()).some((s) => s.modelName === 'Unlucky'));
+  });
+
+  const long = 'x'.repeat(501);
+  const cases: [string, unknown, number, Record<string, string>?][] = [];
+  for (const field of ['model_name', 'vendor', 'api_endpoint', 'contact_email']) {
+    const { [field as keyof typeof good]: _omit, ...rest } = good;
+    cases.push([`${field} missing`, rest, 400]);
+    cases.push([`${field} empty`, { ...good, [field]: '' }, 400]);
+  }
+  for (const field of Object.keys(good)) {
+    cases.push([`${field} is an object`, { ...good, [field]: { a: 1 } }, 400]);
+    cases.push([`${field} is a list`, { ...good, [field]: ['a', 'b'] }, 400]);
+    cases.push([`${field} too long`, { ...good, [field]: field === 'contact_email' ? `${long}@example.com` : long }, 400]);
+  }
+  cases.push(['notes of exactly 500 code points', { ...good, notes: '😀'.repeat(500) }, 200]);
+  for (const bad of ['plainaddress', '@example.com', 'a@', 'a b@example.com', 'a@example.com\nBcc: x@example.com']) {
+    cases.push([`invalid email ${JSON.stringify(bad)}`, { ...good, contact_email: bad }, 400]);
+  }
+  cases.push(['non-JSON body', '{"model_name": ', 400]);
+  cases.push(['empty body', '', 400]);
+  cases.push(['a JSON array', '[]', 400]);
+  cases.push(['a JSON string', '"hello"', 400]);
+  cases.push(['__proto__ key', `{"__proto__": {"admin": true}, ${JSON.stringify(good).slice(1)}`, 400]);
+  cases.push(['constructor.prototype key', `{"constructor": {"prototype": {"admin": true}}, ${JSON.stringify(good).slice(1)}`, 400]);
+  // text/plain reaches the schema as a string (400); other types have no parser (415)
+  cases.push(['text/plain content type', JSON.stringify(good), 400, { 'content-type': 'text/plain' }]);
+  cases.push(['form content type', 'model_name=x', 415, { 'content-type': 'application/x-www-form-urlencoded' }]);
+
+  for (const [name, payload, status, headers] of cases) {
+    it(`bad input: ${name} -> ${status}`, async () => {
+      const r = await post(payload, { headers });
+      assert.equal(r.statusCode, status, r.body);
+      assert.notEqual(r.statusCode, 500);
+      if (status >= 400) assert.equal(typeof r.json().error, 'string');
+      if (status === 400 && !name.includes('key')) assert.ok(r.json().required?.contact_email, 'required echoes the fields');
+      assert.equal(({} as Record<string, unknown>).admin, undefined, 'no prototype pollution');
+    });
+  }
+
+  it('counts refused input against the limit, and a spoofed X-Forwarded-For never resets it', async () => {
+    const ip = freshIp();
+    const codes = [];
+    codes.push((await post({ ...good, contact_email: 'nope' }, { ip })).statusCode);
+    codes.push((await post('{', { ip })).statusCode);
+    codes.push((await post(good, { ip, headers: { 'x-forwarded-for': '1.2.3.4' } })).statusCode);
+    codes.push((await post(good, { ip, headers: { 'x-forwarded-for': '5.6.7.8' } })).statusCode);
+    codes.push((await post(good, { ip })).statusCode);
+    codes.push((await post(good, { ip, headers: { 'x-forwarded-for': '9.9.9.9' } })).statusCode);
+    codes.push((await post({ model_name: 1 }, { ip, headers: { 'x-forwarded-for': '10.1.1.1' } })).statusCode);
+    assert.deepEqual(codes, [400, 400, 200, 200, 200, 429, 429]);
+  });
+});
