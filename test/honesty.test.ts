@@ -67,7 +67,7 @@ describe('POST /api/honesty', () => {
   });
 
   it('refuses bad bodies with the Error resource', async () => {
-    for (const body of [{ prompt: 'x' }, { response: 'x' }, { prompt: 'x', response: '' }, { prompt: 'x', response: 'y', extra: 1 }, []]) {
+    for (const body of [{ prompt: 'x' }, { response: 'x' }, { prompt: 1, response: 'x' }, { prompt: 'x', response: '' }, { prompt: 'x', response: 'y', extra: 1 }, []]) {
       const res = await post(body);
       assert.equal(res.statusCode, 400, JSON.stringify(body));
       assert.equal(typeof res.json().error, 'string');
