@@ -7,6 +7,8 @@ const verbs: Record<string, { about: string; load: () => Promise<{ run(args: str
   score: { about: 'score prompt/response pairs (JSONL, file or stdin) into one JSON line each', load: () => import('./score.ts') },
   ingest: { about: 'score transcripts (JSONL) and publish a new dataset version with certified reports', load: () => import('./ingest.ts') },
   audit: { about: 'export a report with its audit-log proof, or verify one offline', load: () => import('./audit.ts') },
+  keys: { about: 'list API keys (no secrets), revoke one, or set its call allowance', load: () => import('./keys.ts') },
+  submissions: { about: 'list model submissions and their place in the evaluation queue', load: () => import('./submissions.ts') },
 };
 
 const [verb, ...args] = process.argv.slice(2);

@@ -1,0 +1,82 @@
+/**
+ * `svc keys`: operator tools for API keys in the store named by SVC_STORE_URL. Never prints a key or its hash.
+ *   svc keys list [--json]               every key: id, email, plan, created, allowance, calls left, status
+ *   svc keys revoke <id>                 the key answers 401 from now on
+ *   svc keys set-allowance <id> <n>      allowance (rate_limit) and calls_remaining both set to n
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { createStore } from '../store/index.ts';
+import type { ApiKeyRecord, Store } from '../store/types.ts';
+
+const USAGE = `usage:
+  svc keys list [--json]
+  svc keys revoke <id>
+  svc keys set-allowance <id> <n>
+Keys are read from the store named by SVC_STORE_URL (default sqlite:./data/svc.db). Ids look like key_1a2b3c4d5e6f.
+`;
+
+const ID = /^key_[a-z0-9]{1,40}$/;
+
+export async function run(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'list' && sub !== 'revoke' && sub !== 'set-allowance') {
+    process.stderr.write(USAGE);
+    return sub === undefined || sub === 'help' || sub === '--help' ? 0 : 2;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: { json: { type: 'boolean' } }, allowPositionals: true });
+  } catch {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const id = positionals[0];
+  const n = positionals[1] === undefined ? NaN : Number(positionals[1]);
+  const usageOk =
+    sub === 'list' ? positionals.length === 0
+    : sub === 'revoke' ? positionals.length === 1 && ID.test(id ?? '')
+    : positionals.length === 2 && ID.test(id ?? '') && Number.isSafeInteger(n) && n >= 0;
+  if (!usageOk) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const config = loadConfig(process.env);
+  if (config.store.kind === 'memory') {
+    process.stderr.write('svc keys: no store is configured (SVC_STORE_URL=memory); there are no keys to manage\n');
+    return 1;
+  }
+  const store = createStore(config.store);
+  try {
+    if (sub === 'list') return await list(store, values.json === true);
+    const ok = sub === 'revoke' ? await store.updateKey(id!, { revoked: true }) : await store.updateKey(id!, { rateLimit: n, callsRemaining: n });
+    if (!ok) {
+      process.stderr.write(`svc keys: no key with id ${id}\n`);
+      return 1;
+    }
+    process.stdout.write(sub === 'revoke' ? `revoked ${id}\n` : `${id}: allowance and calls remaining set to ${n}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+const status = (k: ApiKeyRecord) => (k.revoked ? 'revoked' : k.active ? 'active' : 'inactive');
+
+async function list(store: Store, json: boolean): Promise<number> {
+  const rows = (await store.listKeys()).map((k) => ({
+    id: k.id, email: k.email, name: k.name ?? '', organization: k.organization ?? '', plan: k.plan, created_at: k.createdAt,
+    rate_limit: k.rateLimit, calls_remaining: k.callsRemaining, status: status(k),
+  }));
+  if (json) {
+    for (const r of rows) process.stdout.write(`${JSON.stringify(r)}\n`);
+    return 0;
+  }
+  const cols = ['id', 'status', 'plan', 'calls_remaining', 'rate_limit', 'created_at', 'email'] as const;
+  const table = [cols.map((c) => c.toUpperCase()), ...rows.map((r) => cols.map((c) => String(r[c]).replace(/[\u0000-\u001f\u007f]/g, '?')))];
+  const widths = cols.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  for (const row of table) process.stdout.write(`${row.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+  process.stdout.write(`${rows.length} key(s)\n`);
+  return 0;
+}
