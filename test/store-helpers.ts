@@ -84,3 +84,71 @@ export function freshIp(): string {
   ipCounter += 1;
   return `198.51.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 }
+
+/** A TCP port that was free a moment ago (for child processes that need a fixed port). */
+export async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as import('node:net').AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Service {
+  url: string;
+  /** SIGTERM (clean shutdown) or SIGKILL (crash); resolves when the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Start `node bin/svc.js serve` on a fixed free port and wait until /healthz answers. */
+export async function startService(env: Record<string, string>): Promise<Service> {
+  const { spawn } = await import('node:child_process');
+  const port = await freePort();
+  const root = path.resolve(import.meta.dirname, '..');
+  const proc = spawn(process.execPath, [path.join(root, 'bin/svc.js'), 'serve'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', SVC_DATASET: path.join(root, 'dataset/leaderboard.json'), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (c) => (stderr += c));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`svc exited during start-up: ${stderr}`);
+    try {
+      await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+      break;
+    } catch {
+      if (i > 150) {
+        proc.kill('SIGKILL');
+        throw new Error(`svc did not answer on ${url}: ${stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** If the hour window is about to roll over, wait until it has, so a test's requests share one window. */
+export async function awayFromWindowEdge(marginMs = 30_000): Promise<void> {
+  const left = 3_600_000 - (Date.now() % 3_600_000);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
+}
+
+/** A temporary folder removed when the test process exits. */
+export function tmpDirFor(prefix: string): string {
+  const dir = tmpDir(prefix);
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
