@@ -120,7 +120,7 @@ describe('rate-limit hook', () => {
   });
 
   it('never lets a spoofed X-Forwarded-For reset a limit', async () => {
-    for (const env of [{}, { SVC_TRUST_PROXY: 'x-forwarded-for:1' }]) {
+    for (const env of [{}, { SVC_TRUST_PROXY: 'x-forwarded-for:1' }] as Record<string, string>[]) {
       const app = await limitedApp(new MemoryStore(), env);
       const hit = (xff: string) =>
         app.inject({ method: 'POST', url: '/api/submit', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': xff } });
