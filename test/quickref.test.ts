@@ -4,25 +4,11 @@
  * and the core shape of the same request is checked to be unchanged.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { makeApp, sampleDataset, type TestApp } from './helpers.ts';
+import { assertMatches, docSchema } from './quickref-helpers.ts';
 
 const QUICKREF = 'application/vnd.svc.quickref+json';
-const ajv = new Ajv({ allErrors: true, strict: false });
-(addFormatsModule as unknown as (a: Ajv) => void)(ajv);
-
-/** The JSON schema written from the second document for one variant. */
-export function docSchema(name: string): ValidateFunction {
-  const url = new URL(`./fixtures/quickref-${name}.json`, import.meta.url);
-  return ajv.compile(JSON.parse(fs.readFileSync(url, 'utf8')));
-}
-
-export function assertMatches(validate: ValidateFunction, body: unknown): void {
-  assert.ok(validate(body), `${JSON.stringify(validate.errors)} in ${JSON.stringify(body)}`);
-}
 
 const HASH = 'ab'.repeat(32);
 

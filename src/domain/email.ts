@@ -159,6 +159,16 @@ export function submissionAdminNotice(admin: string, s: SubmissionMailInput): Ma
   return { to: admin, subject: safeSubject(`Submission ${s.id}: ${s.modelName} (${s.vendor})`), ...body };
 }
 
+/** The link that activates a key requested with a plan (the key itself is never mailed). */
+export function keyVerification(to: string, link: string, plan: string, callsPerDay: number): MailMessage {
+  const body = render('Confirm this address to activate your svc API key. Open the link below; until then the key answers 401.', [
+    ['Activation link', link],
+    ['Plan', plan],
+    ['Allowance', `${callsPerDay} calls per UTC day`],
+  ]);
+  return { to, subject: 'Activate your svc API key', ...body };
+}
+
 /**
  * Send the user's confirmation and, when an admin address is configured, the admin notice.
  * True only when every message was accepted (so false with provider `none`).

@@ -4,8 +4,10 @@
  * POST /api/keys response. A new key is active at once, with an allowance of 1000 calls (rate_limit).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { ApiKeyRecord, Store } from '../store/types.ts';
+import { keyVerification, type Mailer } from './email.ts';
 
 export const KEY_PATTERN = /^sk-svc-[a-f0-9]{32}$/;
 export const DEFAULT_ALLOWANCE = 1000;
@@ -29,24 +31,76 @@ export interface NewKeyInput {
   organization?: string;
 }
 
-export async function createApiKey(store: Store, input: NewKeyInput, nowMs: number): Promise<{ apiKey: string; record: ApiKeyRecord }> {
+/**
+ * Plans of keys requested with a plan (the alternate shape; README "Plans"). A plan key's allowance is per UTC
+ * day: it is refilled to the plan's count at the first authenticated request of each day (see resolveBearer).
+ * The free tier needs no key; enterprise keys are arranged with the operator.
+ */
+export const PLANS = { pro: { callsPerDay: 10_000 } } as const;
+export type Plan = keyof typeof PLANS;
+export const DAY_MS = 86_400_000;
+
+/**
+ * Without `plan`: the core key, active at once, 1000 calls. With `plan`: the plan's daily allowance, inactive
+ * until the verification token (returned once, only its hash stored) is presented to activateKey.
+ */
+export async function createApiKey(
+  store: Store,
+  input: NewKeyInput,
+  nowMs: number,
+  plan?: Plan,
+): Promise<{ apiKey: string; record: ApiKeyRecord; verifyToken?: string }> {
   requireConfiguredStore(store);
   const apiKey = `sk-svc-${randomBytes(16).toString('hex')}`;
+  const allowance = plan ? PLANS[plan].callsPerDay : DEFAULT_ALLOWANCE;
+  const verifyToken = plan ? randomBytes(32).toString('base64url') : undefined;
   const record: ApiKeyRecord = {
     id: `key_${randomBytes(6).toString('hex')}`,
     hash: hashKey(apiKey),
     email: input.email,
-    plan: 'free',
+    plan: plan ?? 'free',
     createdAt: new Date(nowMs).toISOString(),
-    rateLimit: DEFAULT_ALLOWANCE,
-    callsRemaining: DEFAULT_ALLOWANCE,
-    active: true,
+    rateLimit: allowance,
+    callsRemaining: allowance,
+    active: !plan,
     revoked: false,
   };
   if (input.name !== undefined) record.name = input.name;
   if (input.organization !== undefined) record.organization = input.organization;
+  if (verifyToken) record.verifyTokenHash = hashKey(verifyToken);
   await store.createKey(record);
-  return { apiKey, record };
+  return { apiKey, record, ...(verifyToken && { verifyToken }) };
+}
+
+export const VERIFY_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** A plan key: created inactive, and the verification link emailed to its address. */
+export async function createPlanKey(
+  deps: { store: Store; mailer: Mailer; config: Pick<Config, 'publicUrl'> },
+  input: NewKeyInput,
+  plan: Plan,
+  nowMs: number,
+): Promise<{ apiKey: string; record: ApiKeyRecord; emailSent: boolean }> {
+  const { apiKey, record, verifyToken } = await createApiKey(deps.store, input, nowMs, plan);
+  const link = `${deps.config.publicUrl}/api/keys/verify?token=${verifyToken}`;
+  const emailSent = await deps.mailer.send(keyVerification(record.email, link, plan, record.rateLimit));
+  return { apiKey, record, emailSent };
+}
+
+/** Follow a verification link: activates the key (single use); null for an unknown or already used token. */
+export async function activateKey(store: Store, token: string): Promise<ApiKeyRecord | null> {
+  requireConfiguredStore(store);
+  return store.activateByToken(hashKey(token));
+}
+
+/** A plan key's allowance is refilled at its first request of each UTC day (the day window's first hit). */
+async function refillDaily(store: Store, rec: ApiKeyRecord, nowMs: number): Promise<void> {
+  if (!(rec.plan in PLANS)) return;
+  const { count } = await store.hit(`key-day:${rec.id}`, DAY_MS, nowMs);
+  if (count === 1 && rec.callsRemaining < rec.rateLimit) {
+    await store.updateKey(rec.id, { callsRemaining: rec.rateLimit });
+    rec.callsRemaining = rec.rateLimit;
+  }
 }
 
 export type KeyStatus =
@@ -67,7 +121,7 @@ export async function keyStatus(store: Store, key: string): Promise<KeyStatus> {
  * The key behind an Authorization header. No header: null (free tier). A header that is present but not
  * `Bearer <well-formed key>`, or whose key is unknown, inactive or revoked: 401.
  */
-export async function resolveBearer(store: Store, header: string | undefined): Promise<ApiKeyRecord | null> {
+export async function resolveBearer(store: Store, header: string | undefined, nowMs = Date.now()): Promise<ApiKeyRecord | null> {
   if (header === undefined) return null;
   const m = /^Bearer +(\S+) *$/i.exec(header);
   if (!m) throw unauthorized('Malformed Authorization header: send "Authorization: Bearer sk-svc-<32 hex>", or no header for the free tier.');
@@ -76,7 +130,8 @@ export async function resolveBearer(store: Store, header: string | undefined): P
   const rec = store.kind === 'memory' ? null : await store.getKeyByHash(hashKey(key));
   if (!rec) throw unauthorized('Unknown API key.');
   if (rec.revoked) throw unauthorized('This API key has been revoked.');
-  if (!rec.active) throw unauthorized('This API key is not active yet.');
+  if (!rec.active) throw unauthorized('This API key is not active yet: follow the link in the verification email.');
+  await refillDaily(store, rec, nowMs);
   return rec;
 }
 

@@ -15,6 +15,8 @@ export interface SubmissionInput {
   api_endpoint: string;
   contact_email: string;
   notes?: string;
+  /** The slug proposed for the model (alternate shape). */
+  model_slug?: string;
 }
 
 export async function submitModel(
@@ -29,6 +31,7 @@ export async function submitModel(
       apiEndpoint: input.api_endpoint,
       contactEmail: input.contact_email,
       ...(input.notes !== undefined && { notes: input.notes }),
+      ...(input.model_slug !== undefined && { modelSlug: input.model_slug }),
       createdAt: new Date(nowMs).toISOString(),
     },
     nowMs,

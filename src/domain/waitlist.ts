@@ -13,6 +13,8 @@ export interface WaitlistInput {
   name?: string;
   organization?: string;
   use_case?: string;
+  /** Where the sign-up came from (alternate shape). */
+  source?: string;
 }
 
 export const ALREADY_ON_LIST = 'You are already on the waitlist.';
@@ -32,6 +34,7 @@ export async function joinWaitlist(
     ...(input.name !== undefined && { name: input.name }),
     ...(input.organization !== undefined && { organization: input.organization }),
     ...(input.use_case !== undefined && { useCase: input.use_case }),
+    ...(input.source !== undefined && { source: input.source }),
     createdAt: new Date(nowMs).toISOString(),
   };
   const { created, position } = await deps.store.joinWaitlist(entry);

@@ -1,16 +1,25 @@
 /** POST /api/keys (create, 3/hour per IP) and GET /api/keys (status). Needs a configured store. */
 import { Type } from '@sinclair/typebox';
-import { createApiKey, keyStatus } from '../../domain/keys.ts';
+import { createApiKey, createPlanKey, keyStatus } from '../../domain/keys.ts';
+import { AppError } from '../../errors.ts';
+import { quickrefKey, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema } from '../schemas/core.ts';
+import { FormatQuery, PlanField, QuickrefKeySchema } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
+import { keyVerifyRoutes } from './key-verify.ts';
 
 const Text = (description: string) => Type.String({ maxLength: 500, description: `${description}; at most 500 characters` });
 export const EmailField = Type.String({ format: 'email', minLength: 3, maxLength: 500, description: 'Email address; at most 500 characters' });
 const KeyPattern = '^sk-svc-[a-f0-9]{32}$';
 
 const CreateBody = Type.Object(
-  { email: EmailField, name: Type.Optional(Text('Your name')), organization: Type.Optional(Text('Organization')) },
-  { required: ['email'] },
+  {
+    email: EmailField,
+    name: Type.Optional(Text('Your name')),
+    organization: Type.Optional(Text('Organization')),
+    plan: Type.Optional(PlanField),
+  },
+  { required: ['email'], description: 'Core: {email, name?, organization?}. Alternate (QuickrefKey answer): {email, plan}.' },
 );
 const Created = Type.Object({
   api_key: Type.String({ pattern: KeyPattern, description: 'The key; shown only in this response' }),
@@ -35,16 +44,25 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
         summary: 'Create an API key',
         description:
           'Issues a key bound to the email, active at once, with an allowance of 1000 calls. The key is shown only in this ' +
-          'response; the service keeps its SHA-256. 3 per hour per IP. 500 when the store is not configured.',
+          'response; the service keeps its SHA-256. 3 per hour per IP. 500 when the store is not configured. With a plan ' +
+          '(the alternate shape, also chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json) the key ' +
+          'has the plan’s daily allowance and stays inactive (401 as a bearer) until the link emailed to the address is followed.',
         tags: ['keys'],
+        querystring: FormatQuery,
         body: CreateBody,
-        response: { 201: Created, 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: { 201: Type.Union([Created, QuickrefKeySchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {
-      const { apiKey, record } = await createApiKey(deps.store, request.body, deps.now());
+      const { plan, ...input } = request.body;
+      const quickref = wantsQuickref(request, plan !== undefined);
+      if (quickref && plan === undefined) throw new AppError('bad_request', 'Missing required field: plan', {
+        required: { email: { type: 'string', maxLength: 500, format: 'email' }, plan: { type: 'string', enum: ['pro'] } },
+      });
+      const created = plan ? await createPlanKey(deps, input, plan, deps.now()) : { ...(await createApiKey(deps.store, input, deps.now())), emailSent: false };
       reply.code(201).header('cache-control', 'no-store');
-      return { api_key: apiKey, created_at: record.createdAt, rate_limit: record.rateLimit };
+      if (quickref) return sendQuickref(reply, quickrefKey(created.apiKey, created.record, created.emailSent));
+      return { api_key: created.apiKey, created_at: created.record.createdAt, rate_limit: created.record.rateLimit };
     },
   );
 
@@ -64,4 +82,6 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
       return keyStatus(deps.store, request.query.key);
     },
   );
+
+  await keyVerifyRoutes(app, deps);
 }

@@ -1,7 +1,9 @@
 /** POST /api/submit: record and queue a model for evaluation. 5/hour per IP. */
 import { Type } from '@sinclair/typebox';
 import { submitModel } from '../../domain/submissions.ts';
+import { quickrefSubmission, sendQuickref, submissionInput, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema } from '../schemas/core.ts';
+import { FormatQuery, QuickrefSubmissionSchema, QuickrefSubmitFields, SubmitShapes } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 import { EmailField } from './keys.ts';
 
@@ -9,12 +11,17 @@ const Required = (description: string) => Type.String({ minLength: 1, maxLength:
 const Body = Type.Object(
   {
     model_name: Required('Model name'),
-    vendor: Required('Maker of the model'),
+    vendor: Type.Optional(Required('Maker of the model (core shape)')),
+    ...QuickrefSubmitFields,
     api_endpoint: Required('Where the model can be called'),
     contact_email: EmailField,
     notes: Type.Optional(Type.String({ maxLength: 500, description: 'Anything the evaluators should know; at most 500 characters' })),
   },
-  { required: ['model_name', 'vendor', 'api_endpoint', 'contact_email'] },
+  {
+    required: ['model_name', 'api_endpoint', 'contact_email'],
+    description: 'Core: {model_name, vendor, api_endpoint, contact_email, notes?}. Alternate: {model_name, model_slug, provider, api_endpoint, contact_email}.',
+    ...SubmitShapes,
+  },
 );
 const Reply = Type.Object({
   success: Type.Boolean(),
@@ -33,12 +40,21 @@ export async function submitRoutes(app: App, deps: Deps): Promise<void> {
         description:
           'Records the submission durably and queues it for the judge ensemble (target turnaround 48 hours for frontier ' +
           'models). With an email provider configured, an admin notice and a confirmation to contact_email are sent; ' +
-          'email_sent is false otherwise or when the provider errors, and the submission is received regardless. 5 per hour per IP.',
+          'email_sent is false otherwise or when the provider errors, and the submission is received regardless. 5 per hour per IP. ' +
+          'A body with provider or model_slug is the alternate shape (needs both; answered as QuickrefSubmission), as is ' +
+          '?format=quickref or Accept: application/vnd.svc.quickref+json.',
         tags: ['write'],
+        querystring: FormatQuery,
         body: Body,
-        response: { 200: Reply, 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Type.Union([Reply, QuickrefSubmissionSchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
-    async (request) => submitModel(deps, request.body, deps.now()),
+    async (request, reply) => {
+      const { body } = request;
+      const now = deps.now();
+      const res = await submitModel(deps, submissionInput(body), now);
+      if (wantsQuickref(request, body.provider !== undefined || body.model_slug !== undefined)) return sendQuickref(reply, quickrefSubmission(res, now));
+      return res;
+    },
   );
 }

@@ -1,7 +1,9 @@
 /** POST /api/waitlist: 201 newly added, 200 already on the list (case-insensitive). 5/hour per IP. */
 import { Type } from '@sinclair/typebox';
 import { joinWaitlist } from '../../domain/waitlist.ts';
+import { quickrefWaitlist, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema } from '../schemas/core.ts';
+import { FormatQuery, QuickrefWaitlistSchema, WaitlistSourceField } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 import { EmailField } from './keys.ts';
 
@@ -12,8 +14,9 @@ const Body = Type.Object(
     name: Type.Optional(Text('Your name')),
     organization: Type.Optional(Text('Organization')),
     use_case: Type.Optional(Text('What you would use it for')),
+    ...WaitlistSourceField,
   },
-  { required: ['email'] },
+  { required: ['email'], description: 'Core: {email, name?, organization?, use_case?}. Alternate: {email, source}.' },
 );
 const Base = {
   success: Type.Boolean(),
@@ -36,14 +39,17 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
         description:
           '201 when newly added (a confirmation stating the position is emailed when a provider is configured); 200 with the ' +
           'already-on-the-list message when the address (case-insensitive) is already there. 5 per hour per IP. ' +
-          '500 when the store is not configured.',
+          '500 when the store is not configured. The alternate shape (QuickrefWaitlist: success, message, position) is ' +
+          'chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json, with the same statuses.',
         tags: ['write'],
+        querystring: FormatQuery,
         body: Body,
-        response: { 200: AlreadyThere, 201: Added, 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Type.Union([AlreadyThere, QuickrefWaitlistSchema]), 201: Type.Union([Added, QuickrefWaitlistSchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {
       const res = await joinWaitlist(deps, request.body, deps.now());
+      if (wantsQuickref(request)) return sendQuickref(reply, quickrefWaitlist(res.body), res.status);
       return res.status === 201 ? reply.code(201).send(res.body) : reply.code(200).send(res.body);
     },
   );

@@ -4,7 +4,7 @@
  * beside their core schemas so the OpenAPI document describes both shapes of each operation.
  */
 import { Type } from '@sinclair/typebox';
-import { StringEnum } from './core.ts';
+import { SLUG_PATTERN, StringEnum } from './core.ts';
 
 export const QUICKREF_MEDIA_TYPE = 'application/vnd.svc.quickref+json';
 
@@ -120,3 +120,25 @@ export const QuickrefSubmissionSchema = Type.Object(
   },
   { title: 'QuickrefSubmission' },
 );
+
+/** Extra request fields of the alternate submit body {model_name, model_slug, provider, api_endpoint, contact_email}. */
+export const QuickrefSubmitFields = {
+  provider: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Alternate shape: maker of the model (the core vendor); at most 500 characters' })),
+  model_slug: Type.Optional(Type.String({ pattern: SLUG_PATTERN, maxLength: 100, description: 'Alternate shape: the slug proposed for the model' })),
+};
+
+/**
+ * Which submit shape a body is, as JSON Schema: a body with provider or model_slug is the alternate shape and
+ * needs both; any other body is the core shape and needs vendor. (if/then/else, so a 400 names the field the
+ * caller's own shape is missing.)
+ */
+export const SubmitShapes = {
+  if: { anyOf: [{ required: ['provider'] }, { required: ['model_slug'] }] },
+  then: { title: 'QuickrefSubmitRequest', required: ['provider', 'model_slug'] },
+  else: { title: 'SubmitRequest', required: ['vendor'] },
+};
+
+/** Extra request field of the alternate waitlist body {email, source}. */
+export const WaitlistSourceField = {
+  source: Type.Optional(Type.String({ maxLength: 500, description: 'Where the sign-up came from (recorded with the entry); at most 500 characters' })),
+};

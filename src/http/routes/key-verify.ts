@@ -1,0 +1,53 @@
+/**
+ * GET /api/keys/verify?token=: the link in the email sent for a key requested with a plan. It activates the key
+ * (single use) and answers a short HTML page; until then the key answers 401 as a bearer. The token (256 random
+ * bits, only its SHA-256 stored) is cut from logged URLs; the page sends no referrer and is never cached.
+ */
+import { Type } from '@sinclair/typebox';
+import { activateKey, VERIFY_TOKEN_PATTERN } from '../../domain/keys.ts';
+import { escapeHtml, page } from '../pages/html.ts';
+import { ErrorSchema } from '../schemas/core.ts';
+import type { App, Deps } from '../types.ts';
+
+const Query = Type.Object(
+  { token: Type.String({ pattern: VERIFY_TOKEN_PATTERN.source, description: 'The token from the verification email' }) },
+  { required: ['token'] },
+);
+const Html = { description: 'A short HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
+
+export async function keyVerifyRoutes(app: App, deps: Deps): Promise<void> {
+  app.get(
+    '/api/keys/verify',
+    {
+      schema: {
+        summary: 'Activate an API key (verification link)',
+        description:
+          'Activates the key whose verification email carried this token and answers an HTML page: 200 when activated, ' +
+          '404 when the link is unknown or was already used. 400 (Error body) for a malformed token.',
+        tags: ['keys'],
+        querystring: Query,
+        response: { 200: Html, 400: ErrorSchema, 404: Html, 500: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const rec = await activateKey(deps.store, request.query.token);
+      reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .type('text/html; charset=utf-8');
+      if (!rec) {
+        return reply
+          .code(404)
+          .send(page('Link not valid', '<h1>This link is not valid</h1><p>It is unknown or was already used. A key is activated only once.</p>'));
+      }
+      return reply.send(
+        page(
+          'API key activated',
+          `<h1>Your API key is active</h1><p>Plan <code>${escapeHtml(rec.plan)}</code>: ${escapeHtml(rec.rateLimit)} calls per UTC day. ` +
+            'Send it as <code>Authorization: Bearer &lt;key&gt;</code>.</p>',
+        ),
+      );
+    },
+  );
+}
