@@ -42,8 +42,11 @@ describe('two service processes sharing Redis', { skip: skipRedis }, () => {
       assert.match((await r.json()).error, /^Rate limit exceeded: 5 requests per hour/);
     }
     const store = new RedisStore(storeUrl);
-    assert.equal((await store.listSubmissions()).length, 5, 'exactly the admitted submissions were recorded');
-    await store.close();
+    try {
+      assert.equal((await store.listSubmissions()).length, 5, 'exactly the admitted submissions were recorded');
+    } finally {
+      await store.close();
+    }
   });
 });
 
@@ -74,8 +77,8 @@ async function crashDuringSignups(env: Record<string, string>, openStore: () => 
   assert.ok(acknowledged.size >= 100, `only ${acknowledged.size} sign-ups were acknowledged before the crash`);
 
   const again = await startService(env);
+  const store = openStore();
   try {
-    const store = openStore();
     const list = await store.listWaitlist();
     const onList = new Set(list.map((e) => e.email.toLowerCase()));
     for (const email of acknowledged) assert.ok(onList.has(email), `${email} was acknowledged but is not on the list`);
@@ -85,8 +88,8 @@ async function crashDuringSignups(env: Record<string, string>, openStore: () => 
     const r = await post(`${again.url}/api/waitlist`, JSON.stringify({ email: first.toUpperCase() }));
     assert.equal(r.status, 200);
     assert.equal((await r.json()).position, list.find((e) => e.email.toLowerCase() === first)!.position);
-    await store.close();
   } finally {
+    await store.close();
     await again.stop();
   }
 }
