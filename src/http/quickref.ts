@@ -106,7 +106,7 @@ export function quickrefModel({ model, pai }: { model: DatasetModel; pai?: Ranke
   };
 }
 
-/** GET /api/verify: the core verify result for the 64-hex `hash`. */
+/** GET /api/verify: the core verify result for the 64-hex `hash`; composite_score as written in the certified report. */
 export function quickrefVerify(
   hash: string,
   r: { verified: true; model: string; generated_at: string; composite?: number } | { verified: false; message: string },
@@ -117,7 +117,7 @@ export function quickrefVerify(
     hash: quickrefHash(hash),
     model: r.model,
     scored_at: r.generated_at,
-    ...(r.composite !== undefined && { composite_score: Math.round(r.composite * 100) / 100 }),
+    ...(r.composite !== undefined && { composite_score: r.composite }),
   };
 }
 

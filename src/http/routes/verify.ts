@@ -1,10 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { auditLogFor } from '../../audit/log.ts';
 import { ReportVerifier } from '../../domain/reports.ts';
+import { quickrefVerify, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema } from '../schemas/core.ts';
+import { FormatParam, QUICKREF_MEDIA_TYPE, QuickrefVerifySchema } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
-
-const QUICKREF = 'application/vnd.svc.quickref+json';
 
 const Query = Type.Object(
   {
@@ -12,7 +12,7 @@ const Query = Type.Object(
       pattern: '^(sha256:)?[a-fA-F0-9]{64}$',
       description: 'SHA-256 of a certified report: 64 hexadecimal characters (any case), or sha256:<hex> for the alternate shape',
     }),
-    format: Type.Optional(Type.Union([Type.Literal('core'), Type.Literal('quickref')], { description: 'quickref selects the alternate shape' })),
+    format: FormatParam,
   },
   { required: ['hash'] },
 );
@@ -26,18 +26,6 @@ const CoreBody = Type.Object(
     message: Type.Optional(Type.String({ description: 'Why the hash did not verify (only when verified is false)' })),
   },
   { title: 'VerifyResult' },
-);
-
-const AltBody = Type.Object(
-  {
-    valid: Type.Boolean(),
-    hash: Type.String({ description: 'sha256:<64 hex>' }),
-    model: Type.Optional(Type.String()),
-    scored_at: Type.Optional(Type.String({ format: 'date-time' })),
-    composite_score: Type.Optional(Type.Number()),
-    message: Type.Optional(Type.String()),
-  },
-  { title: 'VerifyResultQuickref' },
 );
 
 export async function verifyRoutes(app: App, deps: Deps): Promise<void> {
@@ -54,35 +42,20 @@ export async function verifyRoutes(app: App, deps: Deps): Promise<void> {
           'A well-formed hash that does not verify answers 200 with verified false and a message; 400 only for a ' +
           'missing or malformed hash. 50 requests per hour per IP. The alternate shape ({valid, hash, model, ' +
           'scored_at, composite_score}) is chosen by a sha256: prefix, ?format=quickref or Accept: ' +
-          `${QUICKREF}.`,
+          `${QUICKREF_MEDIA_TYPE}.`,
         tags: ['read'],
         querystring: Query,
-        response: { 200: Type.Union([CoreBody, AltBody]), 400: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Type.Union([CoreBody, QuickrefVerifySchema]), 400: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {
       const raw = request.query.hash;
       const hash = raw.replace(/^sha256:/, '').toLowerCase();
-      const alternate =
-        raw.startsWith('sha256:') ||
-        request.query.format === 'quickref' ||
-        (request.query.format === undefined && (request.headers.accept ?? '').includes(QUICKREF));
       const r = await verifier.verify(hash);
       reply.header('cache-control', 'no-store').header('vary', 'Accept');
-      if (!alternate) {
-        if (!r.verified) return r;
-        return { verified: true, report_id: r.report_id, model: r.model, generated_at: r.generated_at };
-      }
-      const alt: Static<typeof AltBody> = { valid: r.verified, hash: `sha256:${hash}` };
-      if (r.verified) {
-        alt.model = r.model;
-        alt.scored_at = r.generated_at;
-        if (r.composite !== undefined) alt.composite_score = r.composite;
-      } else {
-        alt.message = r.message;
-      }
-      reply.type(`${QUICKREF}; charset=utf-8`);
-      return alt;
+      if (wantsQuickref(request, raw.startsWith('sha256:'))) return sendQuickref(reply, quickrefVerify(hash, r));
+      if (!r.verified) return r;
+      return { verified: true, report_id: r.report_id, model: r.model, generated_at: r.generated_at };
     },
   );
 }
