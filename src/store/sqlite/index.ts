@@ -3,6 +3,11 @@
  * promise resolves and survives a crash of the process or the machine. Several processes may open the same
  * file: every read-modify-write runs in one IMMEDIATE transaction (or one statement), and busy_timeout makes
  * a writer wait for the others instead of failing.
+ *
+ * Rate-limit counters are the one exception to synchronous=FULL: they use a second connection with
+ * synchronous=NORMAL (still WAL, still atomic, still exact across processes), which is about 10x cheaper per
+ * hit. A killed process loses nothing; a power cut may forget the last moments of hits, which only lets a
+ * client a few requests more. Keys, waitlist, submissions, reports and the log stay FULL.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,6 +82,7 @@ function subFromRow(r: SubRow): SubmissionRecord {
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
+  private readonly counters: Database.Database;
   private hitsSinceSweep = 0;
   private readonly q;
 
@@ -87,14 +93,20 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.exec(SCHEMA);
+    if (file === ':memory:') this.counters = this.db;
+    else {
+      this.counters = new Database(file);
+      this.counters.pragma('busy_timeout = 5000');
+      this.counters.pragma('synchronous = NORMAL');
+    }
     const db = this.db;
     this.q = {
-      hit: db.prepare<[string, number], { count: number }>(
+      hit: this.counters.prepare<[string, number], { count: number }>(
         `INSERT INTO rate_limits(key, count, reset_ms) VALUES (?, 1, ?)
          ON CONFLICT(key) DO UPDATE SET count = CASE WHEN reset_ms = excluded.reset_ms THEN count + 1 ELSE 1 END,
          reset_ms = excluded.reset_ms RETURNING count`,
       ),
-      sweep: db.prepare<[number]>('DELETE FROM rate_limits WHERE reset_ms <= ?'),
+      sweep: this.counters.prepare<[number]>('DELETE FROM rate_limits WHERE reset_ms <= ?'),
       insertKey: db.prepare(
         `INSERT INTO api_keys(hash, id, email, name, organization, plan, created_at, rate_limit, calls_remaining, active, revoked, verify_token_hash)
          VALUES (@hash, @id, @email, @name, @organization, @plan, @createdAt, @rateLimit, @callsRemaining, @active, @revoked, @verifyTokenHash)`,
@@ -296,6 +308,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.counters.open) this.counters.close();
     if (this.db.open) this.db.close();
   }
 }
