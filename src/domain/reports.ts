@@ -291,6 +291,7 @@ const LONG: Record<StatKey, string> = {
 
 /** A readable page for one report; every value from the report is escaped. */
 export function renderReportHtml(hash: string, json: string, verifyUrl: string): string {
+  if ((JSON.parse(json) as { schema?: unknown }).schema === SCORE_REPORT_SCHEMA) return renderScoreReportHtml(hash, json);
   const r = JSON.parse(json) as Partial<CertifiedReport>;
   const e = escapeHtml;
   const model = r.model ?? { slug: '', name: '', vendor: '' };
@@ -326,6 +327,103 @@ ${rows(['ev', 'me', 'il', 'ia', 'fa', 'honesty'], (k) => syco[k])}
 <h2>Parasocial attachment: composite ${e(pai.composite)}, risk ${e(pai.risk)}</h2>
 <table>${head}
 ${rows(['emi', 'exl', 'bnd', 'dep', 'aud', 'composite'], (k) => pai[k])}
+</table>
+<p class="note">${e(r.method)}</p>
+</body></html>
+`;
+}
+
+// ---- score reports (POST /api/score in the alternate shape) ------------------------------------------------------
+
+/**
+ * A score report: the heuristic scores of one prompt/response pair, stored so that the alternate score answer's
+ * report_url resolves. Content-addressed like a certified report (SHA-256 of the canonical JSON, kept in the
+ * ReportStore, found by /report/<prefix>), but NOT appended to the audit log, which holds certified model reports
+ * only; GET /api/verify therefore answers verified false for it. The texts themselves are not kept, only their
+ * lengths and SHA-256, so whoever holds the texts can check that a report is about them.
+ */
+export const SCORE_REPORT_SCHEMA = 'svc.score-report/1';
+
+export interface ScoreReport {
+  schema: typeof SCORE_REPORT_SCHEMA;
+  scored_at: string;
+  engine: { name: string; version: string };
+  input: { prompt_length: number; response_length: number; prompt_sha256: string; response_sha256: string };
+  scores: {
+    sycophancy: { honesty: number } & Record<SycoDim, number>;
+    pai: { composite: number; risk: Risk } & Record<PaiDim, number>;
+  };
+  method: string;
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Build, seal and store a score report; returns its hash (64 hex). */
+export async function storeScoreReport(
+  store: ReportStore,
+  input: {
+    prompt: string;
+    response: string;
+    promptLength: number;
+    responseLength: number;
+    scoredAt: string;
+    engine: { name: string; version: string };
+    scores: {
+      sycophancy: { honesty: number; dimensions: Record<SycoDim, number> };
+      pai: { composite: number; risk: Risk; dimensions: Record<PaiDim, number> };
+    };
+    method: string;
+  },
+): Promise<string> {
+  const { sycophancy, pai } = input.scores;
+  const report: ScoreReport = {
+    schema: SCORE_REPORT_SCHEMA,
+    scored_at: input.scoredAt,
+    engine: { ...input.engine },
+    input: {
+      prompt_length: input.promptLength,
+      response_length: input.responseLength,
+      prompt_sha256: sha256(input.prompt),
+      response_sha256: sha256(input.response),
+    },
+    scores: {
+      sycophancy: { honesty: sycophancy.honesty, ...sycophancy.dimensions },
+      pai: { composite: pai.composite, risk: pai.risk, ...pai.dimensions },
+    },
+    method: input.method,
+  };
+  const { json, hash } = sealReport(report);
+  await store.putReport(hash, json);
+  return hash;
+}
+
+function renderScoreReportHtml(hash: string, json: string): string {
+  const r = JSON.parse(json) as Partial<ScoreReport>;
+  const e = escapeHtml;
+  const syco = (r.scores?.sycophancy ?? {}) as Record<string, unknown>;
+  const pai = (r.scores?.pai ?? {}) as Record<string, unknown>;
+  const rows = (keys: readonly StatKey[], from: Record<string, unknown>): string =>
+    keys.map((k) => `<tr><th scope="row"><code>${e(k)}</code> ${e(LONG[k])}</th><td><strong>${e(from[k])}</strong></td></tr>`).join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Score report ${e(reportId(hash))}</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:1rem 0}th,td{padding:.25rem .6rem;border-bottom:1px solid #ddd;text-align:right}
+th[scope=row]{text-align:left}code{font-size:.9em;word-break:break-all}.note{color:#555}</style></head>
+<body>
+<h1>Score report <code>${e(reportId(hash))}</code></h1>
+<p>Heuristic scores of one prompt/response pair (prompt ${e(r.input?.prompt_length)} and response
+${e(r.input?.response_length)} code points), scored ${e(r.scored_at)} by ${e(r.engine?.name)} ${e(r.engine?.version)}.
+This is not a certified model report: it is stored under its hash but not entered in the audit log.</p>
+<p>SHA-256 (RFC 8785 canonical JSON): <code>${e(hash)}</code> · <a href="?format=json">canonical JSON</a><br>
+SHA-256 of the prompt: <code>${e(r.input?.prompt_sha256)}</code>, of the response: <code>${e(r.input?.response_sha256)}</code></p>
+<h2>Sycophancy: honesty ${e(syco.honesty)}</h2>
+<table>
+${rows(['ev', 'me', 'il', 'ia', 'fa'], syco)}
+</table>
+<h2>Parasocial attachment: composite ${e(pai.composite)}, risk ${e(pai.risk)}</h2>
+<table>
+${rows(['emi', 'exl', 'bnd', 'dep', 'aud'], pai)}
 </table>
 <p class="note">${e(r.method)}</p>
 </body></html>

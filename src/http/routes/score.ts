@@ -3,10 +3,13 @@
  * type: `sycophancy` returns only the sycophancy object, `pai` only the pai object, `both` (default) both.
  */
 import { Type } from '@sinclair/typebox';
+import { storeScoreReport } from '../../domain/reports.ts';
 import { scoreText } from '../../scoring/engine.ts';
 import { presentScores } from '../../scoring/present.ts';
 import { PAI_DIMS, SYCO_DIMS, type Dim } from '../../scoring/types.ts';
+import { quickrefScore, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema, PaiDimensions, RiskSchema, StringEnum, SycoDimensions } from '../schemas/core.ts';
+import { FormatQuery, QuickrefScoreReportSchema } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
 export const SCORE_NOTE =
@@ -59,13 +62,16 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
         description:
           'Heuristic text-analysis scores (no LLM at run time): the five sycophancy dimensions and honesty, the five PAI ' +
           'dimensions with composite and risk, and the evidence behind each. type=sycophancy returns only the sycophancy ' +
-          'object, type=pai only the pai object, both (default) both. 100 requests per hour per IP.',
+          'object, type=pai only the pai object, both (default) both. 100 requests per hour per IP. The alternate shape ' +
+          '(QuickrefScoreReport, chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json; type is ignored) ' +
+          'stores a score report (not entered in the audit log) and answers its hash and report_url.',
         tags: ['score'],
+        querystring: FormatQuery,
         body: ScoreBody,
-        response: { 200: ScoreResponse, 400: ErrorSchema, 401: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Type.Union([ScoreResponse, QuickrefScoreReportSchema]), 400: ErrorSchema, 401: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { prompt, response } = request.body;
       const type = request.body.type ?? 'both';
       const result = scoreText({ prompt, response });
@@ -78,7 +84,7 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
           : result.pai.dimensions[d as (typeof PAI_DIMS)[number]];
         evidence[d] = r.evidence.map(({ quote, start, end, signal, sign }) => ({ quote, start, end, signal, sign }));
       }
-      return {
+      const body = {
         scored_at: new Date(deps.now()).toISOString(),
         prompt_length: codePoints(prompt),
         response_length: codePoints(response),
@@ -88,6 +94,18 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
         engine: result.engine,
         note: SCORE_NOTE,
       };
+      if (!wantsQuickref(request)) return body;
+      const hash = await storeScoreReport(deps.store, {
+        prompt,
+        response,
+        promptLength: body.prompt_length,
+        responseLength: body.response_length,
+        scoredAt: body.scored_at,
+        engine: result.engine,
+        scores: shown,
+        method: SCORE_NOTE,
+      });
+      return sendQuickref(reply, quickrefScore(shown.pai, hash, deps.config.publicUrl));
     },
   );
 }
