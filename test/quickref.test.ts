@@ -126,3 +126,32 @@ describe('GET /api/model, alternate shape', () => {
     }
   });
 });
+
+describe('OpenAPI document', () => {
+  it('describes both shapes of each operation', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json();
+    const ops: [string, string, string, string][] = [
+      ['get', '/api/leaderboard', '200', 'QuickrefLeaderboard'],
+      ['get', '/api/model', '200', 'QuickrefModel'],
+      ['get', '/api/verify', '200', 'QuickrefVerifyResult'],
+      ['post', '/api/score', '200', 'QuickrefScoreReport'],
+      ['post', '/api/keys', '201', 'QuickrefKey'],
+      ['post', '/api/waitlist', '201', 'QuickrefWaitlist'],
+      ['post', '/api/submit', '200', 'QuickrefSubmission'],
+    ];
+    for (const [method, path, status, quickref] of ops) {
+      const op = doc.paths[path][method];
+      const schema = op.responses[status].content['application/json'].schema;
+      const titles = (schema.anyOf ?? []).map((s: { title?: string }) => s.title);
+      assert.ok(titles.includes(quickref), `${path}: ${titles}`);
+      assert.ok(titles.length >= 2 && titles.every((x: unknown) => typeof x === 'string'), `${path}: every shape titled (${titles})`);
+      assert.ok(op.parameters.some((p: { name: string; in: string }) => p.name === 'format' && p.in === 'query'), `${path}: format`);
+    }
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+    assert.ok(body('/api/keys').properties.plan && body('/api/keys').properties.name);
+    assert.ok(body('/api/waitlist').properties.source && body('/api/waitlist').properties.use_case);
+    const submit = body('/api/submit');
+    assert.ok(submit.properties.vendor && submit.properties.provider && submit.properties.model_slug);
+    assert.deepEqual([submit.then.title, submit.else.title], ['QuickrefSubmitRequest', 'SubmitRequest']);
+  });
+});

@@ -4,7 +4,7 @@ import { createApiKey, createPlanKey, keyStatus } from '../../domain/keys.ts';
 import { AppError } from '../../errors.ts';
 import { quickrefKey, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema } from '../schemas/core.ts';
-import { FormatQuery, PlanField, QuickrefKeySchema } from '../schemas/quickref.ts';
+import { FormatQuery, PlanField, QuickrefKeySchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 import { keyVerifyRoutes } from './key-verify.ts';
 
@@ -50,7 +50,7 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['keys'],
         querystring: FormatQuery,
         body: CreateBody,
-        response: { 201: Type.Union([Created, QuickrefKeySchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: { 201: Type.Union([titled(Created, 'KeyCreated'), QuickrefKeySchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {

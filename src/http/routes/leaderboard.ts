@@ -3,7 +3,7 @@ import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
 import { cachedBody, sendCached } from '../cache.ts';
 import { QUICKREF_CONTENT_TYPE, quickrefLeaderboard, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema, StringEnum, LeaderboardFullSchema, LeaderboardSingleSchema } from '../schemas/core.ts';
-import { FormatParam, QuickrefLeaderboardSchema } from '../schemas/quickref.ts';
+import { FormatParam, QuickrefLeaderboardSchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
 const Query = Type.Object({
@@ -38,7 +38,7 @@ export async function leaderboardRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['read'],
         querystring: Query,
         response: {
-          200: Type.Union([LeaderboardFullSchema, LeaderboardSingleSchema, QuickrefLeaderboardSchema]),
+          200: Type.Union([titled(LeaderboardFullSchema, 'LeaderboardFull'), titled(LeaderboardSingleSchema, 'LeaderboardSingleIndex'), QuickrefLeaderboardSchema]),
           400: ErrorSchema,
           500: ErrorSchema,
         },

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import { cachedBody, sendCached, type CachedBody } from '../cache.ts';
 import { QUICKREF_CONTENT_TYPE, quickrefModel, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema, ModelDetailSchema, Slug } from '../schemas/core.ts';
-import { FormatParam, QuickrefModelSchema } from '../schemas/quickref.ts';
+import { FormatParam, QuickrefModelSchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
 const Query = Type.Object({ slug: Slug, format: FormatParam }, { required: ['slug'] });
@@ -56,7 +56,7 @@ export async function modelRoutes(app: App, deps: Deps): Promise<void> {
           '(QuickrefModel) is chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json.',
         tags: ['read'],
         querystring: Query,
-        response: { 200: Type.Union([ModelDetailSchema, QuickrefModelSchema]), 400: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Type.Union([titled(ModelDetailSchema, 'ModelDetail'), QuickrefModelSchema]), 400: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {

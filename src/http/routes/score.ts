@@ -9,7 +9,7 @@ import { presentScores } from '../../scoring/present.ts';
 import { PAI_DIMS, SYCO_DIMS, type Dim } from '../../scoring/types.ts';
 import { quickrefScore, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema, PaiDimensions, RiskSchema, StringEnum, SycoDimensions } from '../schemas/core.ts';
-import { FormatQuery, QuickrefScoreReportSchema } from '../schemas/quickref.ts';
+import { FormatQuery, QuickrefScoreReportSchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
 export const SCORE_NOTE =
@@ -68,7 +68,7 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['score'],
         querystring: FormatQuery,
         body: ScoreBody,
-        response: { 200: Type.Union([ScoreResponse, QuickrefScoreReportSchema]), 400: ErrorSchema, 401: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Type.Union([titled(ScoreResponse, 'ScoreResult'), QuickrefScoreReportSchema]), 400: ErrorSchema, 401: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {

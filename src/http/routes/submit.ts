@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { submitModel } from '../../domain/submissions.ts';
 import { quickrefSubmission, sendQuickref, submissionInput, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema } from '../schemas/core.ts';
-import { FormatQuery, QuickrefSubmissionSchema, QuickrefSubmitFields, SubmitShapes } from '../schemas/quickref.ts';
+import { FormatQuery, QuickrefSubmissionSchema, QuickrefSubmitFields, SubmitShapes, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 import { EmailField } from './keys.ts';
 
@@ -46,7 +46,7 @@ export async function submitRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['write'],
         querystring: FormatQuery,
         body: Body,
-        response: { 200: Type.Union([Reply, QuickrefSubmissionSchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Type.Union([titled(Reply, 'SubmissionReceived'), QuickrefSubmissionSchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {

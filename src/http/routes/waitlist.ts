@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { joinWaitlist } from '../../domain/waitlist.ts';
 import { quickrefWaitlist, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema } from '../schemas/core.ts';
-import { FormatQuery, QuickrefWaitlistSchema, WaitlistSourceField } from '../schemas/quickref.ts';
+import { FormatQuery, QuickrefWaitlistSchema, titled, WaitlistSourceField } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 import { EmailField } from './keys.ts';
 
@@ -44,7 +44,7 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['write'],
         querystring: FormatQuery,
         body: Body,
-        response: { 200: Type.Union([AlreadyThere, QuickrefWaitlistSchema]), 201: Type.Union([Added, QuickrefWaitlistSchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Type.Union([titled(AlreadyThere, 'WaitlistAlreadyOnList'), QuickrefWaitlistSchema]), 201: Type.Union([titled(Added, 'WaitlistAdded'), QuickrefWaitlistSchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {

@@ -3,10 +3,13 @@
  * publishes them. The mapping from core results to these shapes is src/http/quickref.ts; routes list these
  * beside their core schemas so the OpenAPI document describes both shapes of each operation.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { SLUG_PATTERN, StringEnum } from './core.ts';
 
 export const QUICKREF_MEDIA_TYPE = 'application/vnd.svc.quickref+json';
+
+/** A core schema with a title, so the OpenAPI anyOf of core and alternate shapes names both. */
+export const titled = <T extends TSchema>(schema: T, title: string): T => ({ ...schema, title });
 
 /** `?format=` on every operation that has an alternate shape. */
 export const FormatParam = Type.Optional(
