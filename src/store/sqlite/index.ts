@@ -4,10 +4,11 @@
  * file: every read-modify-write runs in one IMMEDIATE transaction (or one statement), and busy_timeout makes
  * a writer wait for the others instead of failing.
  *
- * Rate-limit counters are the one exception to synchronous=FULL: they use a second connection with
- * synchronous=NORMAL (still WAL, still atomic, still exact across processes), which is about 10x cheaper per
- * hit. A killed process loses nothing; a power cut may forget the last moments of hits, which only lets a
- * client a few requests more. Keys, waitlist, submissions, reports and the log stay FULL.
+ * The per-request counters (rate-limit hits and taking a call from a key's allowance) are the one exception
+ * to synchronous=FULL: they use a second connection with synchronous=NORMAL (still WAL, still atomic, still
+ * exact across processes), about 10x cheaper per write. A killed process loses nothing; a power cut may
+ * forget the last moments of counts, which only lets a client a few calls more. Key records, the waitlist,
+ * submissions, reports and the log stay FULL.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -113,7 +114,7 @@ export class SqliteStore implements Store {
       ),
       keyByHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?'),
       keyByToken: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE verify_token_hash = ?'),
-      consume: db.prepare<[string], { calls_remaining: number }>(
+      consume: this.counters.prepare<[string], { calls_remaining: number }>(
         'UPDATE api_keys SET calls_remaining = calls_remaining - 1 WHERE hash = ? AND calls_remaining > 0 RETURNING calls_remaining',
       ),
       listKeys: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
