@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { auditLogFor } from '../src/audit/log.ts';
 import {
   buildReport,
@@ -149,7 +150,7 @@ describe('the bundled dataset', () => {
 });
 
 describe('svc audit proof / verify', () => {
-  it('verifies an exported report offline, and catches a changed byte in the file or in the stored report', async () => {
+  it('verifies an exported report offline, and catches a changed byte in the file, the stored report or a log entry', async () => {
     const dir = tmpDir('svc-cli-audit-');
     const db = path.join(dir, 'svc.db');
     const store = new SqliteStore(db);
@@ -181,6 +182,18 @@ describe('svc audit proof / verify', () => {
     const stored = await svc('audit', 'verify', path.join(out2, 'report.json'), '--public-key', path.join(out, 'public-key.pem'));
     assert.equal(stored.code, 1);
     assert.match(stored.out, /not for this report/);
+
+    // One changed byte in the log entry of report "one": its proof cannot be exported any more, and the proof
+    // of report "three", exported from the changed log, no longer leads to the signed root.
+    const leaf = createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(reports[0]!.hash, 'hex')])).digest('hex');
+    const sql = new Database(db);
+    sql.prepare('UPDATE log_leaves SET hash = ? WHERE hash = ?').run((leaf[0] === 'a' ? 'b' : 'a') + leaf.slice(1), leaf);
+    sql.close();
+    assert.equal((await svc('audit', 'proof', reports[0]!.hash, '--out', path.join(dir, 'p3'))).code, 1);
+    assert.equal((await svc('audit', 'proof', reports[2]!.hash, '--out', path.join(dir, 'p4'))).code, 0);
+    const entry = await svc('audit', 'verify', path.join(dir, 'p4', 'report.json'), '--public-key', path.join(out, 'public-key.pem'));
+    assert.equal(entry.code, 1);
+    assert.match(entry.out, /does not lead to the signed root/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
