@@ -1,7 +1,8 @@
 /**
  * API keys: `sk-svc-` + 32 lowercase hex (128 random bits from crypto.randomBytes). Only the SHA-256 of a
  * key is stored (a fast hash is enough for 128-bit random secrets); the key itself is shown once, in the
- * POST /api/keys response. A new key is active at once, with an allowance of 1000 calls (rate_limit).
+ * POST /api/keys response. A new key is active at once, with an allowance of 1000 calls (rate_limit); a key
+ * requested with a plan (alternate shape) is inactive until its emailed link is followed, with a daily allowance.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
@@ -95,7 +96,7 @@ export async function activateKey(store: Store, token: string): Promise<ApiKeyRe
 
 /** A plan key's allowance is refilled at its first request of each UTC day (the day window's first hit). */
 async function refillDaily(store: Store, rec: ApiKeyRecord, nowMs: number): Promise<void> {
-  if (!(rec.plan in PLANS)) return;
+  if (!Object.hasOwn(PLANS, rec.plan)) return;
   const { count } = await store.hit(`key-day:${rec.id}`, DAY_MS, nowMs);
   if (count === 1 && rec.callsRemaining < rec.rateLimit) {
     await store.updateKey(rec.id, { callsRemaining: rec.rateLimit });
