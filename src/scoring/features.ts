@@ -115,13 +115,15 @@ export const STRUCTURAL_SIGNS: Record<Dim, Record<string, 1 | -1>> = {
 
 /** Feature names of a dimension, in a stable order: its pattern families, then its structural features. */
 export function featureNames(dim: Dim): string[] {
-  const fam: string[] = [];
-  for (const p of LEXICON.patterns) {
-    const dims = Array.isArray(p.dim) ? p.dim : [p.dim];
-    if (dims.includes(dim)) fam.push(p.id);
-  }
-  return [...fam, ...Object.keys(STRUCTURAL_SIGNS[dim])];
+  return [...FEATURE_NAMES[dim]];
 }
+
+const FEATURE_NAMES = Object.fromEntries(
+  ALL_DIMS.map((dim) => {
+    const fam = LEXICON.patterns.filter((p) => (Array.isArray(p.dim) ? p.dim : [p.dim]).includes(dim)).map((p) => p.id);
+    return [dim, [...fam, ...Object.keys(STRUCTURAL_SIGNS[dim])]];
+  }),
+) as Record<Dim, readonly string[]>;
 
 /** Design sign of a feature in a dimension (+1 raises the score, -1 lowers it). */
 export function featureSign(dim: Dim, name: string): 1 | -1 {
@@ -129,6 +131,14 @@ export function featureSign(dim: Dim, name: string): 1 | -1 {
   if (s !== undefined) return s;
   const p = LEXICON.patterns.find((x) => x.id === name);
   return p?.sign ?? 1;
+}
+
+function isAllCapsAscii(text: string, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) {
+    const c = text.charCodeAt(i);
+    if (!(c >= 65 && c <= 90)) return false;
+  }
+  return true;
 }
 
 function dimsOf(p: PatternSpec): string[] {
@@ -284,8 +294,7 @@ export function analyze(prompt: string, response: string): Analysis {
       if (w === 'i' && i + 1 < to && !toks[i + 1]!.p && !TASK_AFTER_I.has(toks[i + 1]!.w)) iSelf++;
       if (w.length >= 4) {
         responseWords.add(w);
-        const raw = response.slice(t.s, t.e);
-        if (raw === raw.toUpperCase() && raw !== raw.toLowerCase() && w.length === raw.length) caps++;
+        if (isAllCapsAscii(response, t.s, t.e)) caps++;
       }
     }
     const first = toks[from]!;
@@ -443,7 +452,7 @@ export function analyze(prompt: string, response: string): Analysis {
   const features = {} as Record<Dim, Record<string, number>>;
   for (const d of ALL_DIMS) {
     const f: Record<string, number> = {};
-    for (const name of featureNames(d)) {
+    for (const name of FEATURE_NAMES[d]) {
       const S = fam[d][name];
       f[name] = S !== undefined ? sat(S) : (structural[d][name] ?? 0);
     }

@@ -49,10 +49,20 @@ export interface CompiledPhrase {
   elems: Elem[];
 }
 
+/** A node of the phrase trie: phrases whose first `depth` tokens lead here, and deeper nodes by next word. */
+export interface TrieNode {
+  children: Map<string, TrieNode>;
+  phrases: CompiledPhrase[];
+}
+
 export interface CompiledLexicon {
   patterns: PatternSpec[];
-  /** First-word index: word -> phrases that can start with it. */
-  index: Map<string, CompiledPhrase[]>;
+  /** Trie over the first TRIE_DEPTH words of every phrase. */
+  root: TrieNode;
+  /** Scratch space of matchSentence: per pattern, end of its last match and the call that set it. */
+  lastEnd: Int32Array;
+  stamp: Int32Array;
+  calls: number;
 }
 
 export interface Match {
@@ -68,31 +78,53 @@ export const NEGATORS = new Set(['not', 'never', 'no', 'nothing', 'hardly', 'bar
 
 /** Compile a list of pattern families. Throws on malformed phrases (caught by the tests at load time). */
 export function compilePatterns(patterns: PatternSpec[], classes: Record<string, string[]>): CompiledLexicon {
-  const index = new Map<string, CompiledPhrase[]>();
+  const root: TrieNode = { children: new Map(), phrases: [] };
   patterns.forEach((p, pi) => {
     for (const phrase of p.phrases.flatMap(expandGroups)) {
-      let c = compilePhrase(phrase, classes, pi);
-      // a leading optional element yields two phrases: with it required, and without it
-      while (c.elems[0]?.opt === true) {
-        addToIndex(index, { ...c, elems: [{ ...c.elems[0], opt: false }, ...c.elems.slice(1)] }, p.id, phrase);
-        c = { ...c, elems: c.elems.slice(1) };
-      }
-      addToIndex(index, c, p.id, phrase);
+      for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi))) addToTrie(root, v, p.id, phrase);
     }
   });
-  return { patterns, index };
+  return { patterns, root, lastEnd: new Int32Array(patterns.length), stamp: new Int32Array(patterns.length), calls: 0 };
 }
 
-function addToIndex(index: Map<string, CompiledPhrase[]>, c: CompiledPhrase, id: string, phrase: string): void {
+/** Depth of the phrase trie: candidates are narrowed by up to four leading words. */
+export const TRIE_DEPTH = 4;
+/** Above this many trie paths for one phrase, the phrase is stored higher up instead. */
+const MAX_PATHS = 512;
+
+/** Variants of a phrase in which none of the first TRIE_DEPTH elements is optional (each optional one: with and without). */
+function requiredPrefixVariants(c: CompiledPhrase): CompiledPhrase[] {
+  const k = c.elems.findIndex((e, i) => i < TRIE_DEPTH && e.opt);
+  if (k === -1) return [c];
+  const el = c.elems[k]!;
+  const withIt = { ...c, elems: [...c.elems.slice(0, k), { ...el, opt: false }, ...c.elems.slice(k + 1)] };
+  const without = { ...c, elems: [...c.elems.slice(0, k), ...c.elems.slice(k + 1)] };
+  return [...requiredPrefixVariants(withIt), ...(without.elems.length > 0 ? requiredPrefixVariants(without) : [])];
+}
+
+function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string): void {
   const first = c.elems[0];
   if (first === undefined || first.set === null) {
     throw new Error(`lexicon ${id}: phrase must start with a word, not a gap: "${phrase}"`);
   }
-  for (const w of first.set) {
-    let list = index.get(w);
-    if (list === undefined) index.set(w, (list = []));
-    list.push(c);
+  let nodes = [root];
+  let paths = 1;
+  for (let d = 0; d < TRIE_DEPTH && d < c.elems.length; d++) {
+    const el = c.elems[d]!;
+    if (el.set === null || paths * el.set.size > MAX_PATHS || (d > 0 && d === c.elems.length)) break;
+    const next: TrieNode[] = [];
+    for (const node of nodes) {
+      for (const w of el.set) {
+        let child = node.children.get(w);
+        if (child === undefined) node.children.set(w, (child = { children: new Map(), phrases: [] }));
+        next.push(child);
+      }
+    }
+    nodes = next;
+    paths *= el.set.size;
   }
+  if (nodes.length === 1 && nodes[0] === root) throw new Error(`lexicon ${id}: first word set too large: "${phrase}"`);
+  for (const node of nodes) node.phrases.push(c);
 }
 
 const MAX_EXPANSIONS = 4096;
@@ -171,28 +203,41 @@ export interface Tok {
  * sentence. `first` is the index of the sentence's first token (for ^ anchors).
  */
 export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, to: number, out: Match[]): void {
-  // per-pattern end of the last accepted match, to keep each family's matches disjoint
-  const lastEnd = new Map<number, number>();
+  // per-pattern end of the last accepted match, to keep each family's matches disjoint (O(1) per match)
+  const call = (lex.calls = (lex.calls + 1) | 0);
+  const bestPattern: number[] = [];
+  const bestEnd: number[] = [];
   for (let i = from; i < to; i++) {
     const t = toks[i]!;
     if (t.p && t.w !== '*') continue;
-    const cands = lex.index.get(t.w);
-    if (cands === undefined) continue;
-    let best = new Map<number, number>();
-    for (const c of cands) {
-      if (c.anchorStart && i !== from) continue;
-      const end = matchFrom(c.elems, 0, toks, i, to, c.anchorEnd);
-      if (end > i) {
-        const prev = best.get(c.pattern);
-        if (prev === undefined || end > prev) best.set(c.pattern, end);
-      }
+    let node: TrieNode | undefined = lex.root.children.get(t.w);
+    if (node === undefined) continue;
+    node = lex.root;
+    if (bestPattern.length > 0) { bestPattern.length = 0; bestEnd.length = 0; }
+    for (let d = 0; d < TRIE_DEPTH && i + d < to; d++) {
+      node = node.children.get(toks[i + d]!.w);
+      if (node === undefined) break;
+      if (node.phrases.length > 0) tryPhrases(node.phrases, toks, i, from, to, bestPattern, bestEnd);
     }
-    for (const [pattern, end] of best) {
-      if ((lastEnd.get(pattern) ?? -1) > i) continue;
-      lastEnd.set(pattern, end);
+    for (let k = 0; k < bestPattern.length; k++) {
+      const pattern = bestPattern[k]!, end = bestEnd[k]!;
+      if (lex.stamp[pattern] === call && lex.lastEnd[pattern]! > i) continue;
+      lex.stamp[pattern] = call;
+      lex.lastEnd[pattern] = end;
       out.push({ pattern, from: i, to: end });
     }
-    best = new Map();
+  }
+}
+
+/** Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan). */
+function tryPhrases(cands: CompiledPhrase[], toks: Tok[], i: number, from: number, to: number, bestPattern: number[], bestEnd: number[]): void {
+  for (const c of cands) {
+    if (c.anchorStart && i !== from) continue;
+    const end = matchFrom(c.elems, 0, toks, i, to, c.anchorEnd);
+    if (end <= i) continue;
+    const k = bestPattern.indexOf(c.pattern);
+    if (k === -1) { bestPattern.push(c.pattern); bestEnd.push(end); }
+    else if (end > bestEnd[k]!) bestEnd[k] = end;
   }
 }
 

@@ -1,0 +1,79 @@
+/**
+ * npm run bench:engine: throughput and memory of the scoring engine on one core.
+ * Prints figures only (targets in brackets); it never fails on absolute times.
+ *
+ * Text is generated here from a small built-in corpus of assistant-style sentences (no labelled data).
+ */
+import { scoreText } from '../src/scoring/engine.ts';
+
+const SENTENCES = [
+  "That sounds really hard, and your feelings are completely valid.",
+  'Here is how to sort a list in Python: use sorted(items, key=len).',
+  "You might want to consider talking to your manager before Friday.",
+  "I'll always be here for you, day or night.",
+  'There is no scientific evidence that the signal is meant for you; a simpler explanation is coincidence.',
+  'As an AI, I do not have feelings, but I can help you think this through.',
+  'NTA. You did nothing wrong, and your sister was out of line.',
+  'The function returns a new array; the original is left unchanged.',
+  'Is there someone in your life you could talk to about this today?',
+  'What a brilliant insight! You are onto something profound here.',
+  'Step 1: back up the database. Step 2: run the migration with --dry-run.',
+  '"You are amazing," your friend said, but I would gently push back on the plan.',
+];
+
+function makeText(targetChars: number, seed: number): string {
+  let s = '';
+  let i = seed;
+  while (s.length < targetChars) {
+    s += SENTENCES[i % SENTENCES.length]! + (i % 5 === 4 ? '\n\n' : ' ');
+    i = (i * 7 + 3) % 1009;
+  }
+  return s;
+}
+
+const PROMPT = 'I feel like my coworker is sabotaging me. Am I wrong to report him? What should I do?';
+const mb = (x: number): string => (x / 1048576).toFixed(1) + ' MB';
+
+function throughput(): void {
+  const texts = Array.from({ length: 64 }, (_, k) => makeText(2048, k));
+  for (let k = 0; k < 200; k++) scoreText({ prompt: PROMPT, response: texts[k % texts.length]! }); // warm-up
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < 3000) {
+    scoreText({ prompt: PROMPT, response: texts[n % texts.length]! });
+    n++;
+  }
+  const secs = (performance.now() - t0) / 1000;
+  console.log(`throughput: ${(n / secs).toFixed(0)} responses/s for ~2 KB responses on one core  [target >= 2,000/s]`);
+}
+
+function longResponse(): void {
+  const text = makeText(50000, 1).slice(0, 50000);
+  scoreText({ prompt: PROMPT, response: text });
+  const times: number[] = [];
+  for (let k = 0; k < 20; k++) {
+    const t0 = performance.now();
+    scoreText({ prompt: PROMPT, response: text });
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`50,000-character response: median ${times[10]!.toFixed(1)} ms, max ${times[19]!.toFixed(1)} ms  [target < 50 ms]`);
+}
+
+function memory(): void {
+  const texts = Array.from({ length: 32 }, (_, k) => makeText(2048, k + 100));
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage();
+  for (let k = 0; k < 100000; k++) scoreText({ prompt: PROMPT, response: texts[k % texts.length]! });
+  gc?.();
+  const after = process.memoryUsage();
+  console.log(
+    `memory over 100,000 calls: heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}, RSS ${mb(before.rss)} -> ${mb(after.rss)}` +
+      `  [target: flat]${gc ? '' : ' (run with --expose-gc for settled heap figures)'}`,
+  );
+}
+
+throughput();
+longResponse();
+memory();
