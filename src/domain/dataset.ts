@@ -116,10 +116,9 @@ export function writeDatasetFile(file: string, dataset: Dataset): void {
   fs.renameSync(tmp, file);
 }
 
-/** A dataset as the service holds it: the document plus a generation number that changes on every reload. */
+/** A dataset version as the service holds it: a new object on every reload, so values derived from it can be memoised on its identity. */
 export interface LoadedDataset {
   readonly dataset: Dataset;
-  readonly generation: number;
 }
 
 export interface DatasetSource {
@@ -139,7 +138,7 @@ export interface SourceLogger {
  * atomic writers replace the file by rename; changes are debounced.
  */
 export function openDatasetSource(file: string, log: SourceLogger, opts: { watch?: boolean } = {}): DatasetSource {
-  let loaded: LoadedDataset = { dataset: readDatasetFile(file), generation: 1 };
+  let loaded: LoadedDataset = { dataset: readDatasetFile(file) };
   let lastMtime = statKey(file);
   let timer: NodeJS.Timeout | undefined;
   let watcher: fs.FSWatcher | undefined;
@@ -147,7 +146,7 @@ export function openDatasetSource(file: string, log: SourceLogger, opts: { watch
   const reload = (): boolean => {
     try {
       const dataset = readDatasetFile(file);
-      loaded = { dataset, generation: loaded.generation + 1 };
+      loaded = { dataset };
       lastMtime = statKey(file);
       log.info({ version: dataset.meta.version, models: dataset.models.length }, 'dataset loaded');
       return true;

@@ -109,14 +109,18 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
   return view;
 }
 
-/** Memoise one derived value per dataset generation (render and serialize once per version). */
+/**
+ * Memoise one derived value per loaded dataset version (render and serialize once per version). Keyed on the
+ * loaded object itself, so two apps in one process, each with its own dataset, never see each other's values,
+ * and a replaced version is garbage-collected with its values.
+ */
 export function perGeneration<T>(build: (loaded: LoadedDataset) => T): (loaded: LoadedDataset) => T {
-  let gen = -1;
-  let value: T | undefined;
+  const cache = new WeakMap<LoadedDataset, T>();
   return (loaded) => {
-    if (loaded.generation !== gen || value === undefined) {
+    let value = cache.get(loaded);
+    if (value === undefined) {
       value = build(loaded);
-      gen = loaded.generation;
+      cache.set(loaded, value);
     }
     return value;
   };
