@@ -1,3 +1,4 @@
+import { round2 } from '../src/scoring/types.ts';
 /**
  * Alternate shapes of POST /api/score and GET /api/verify: contract tests against the schemas written from the
  * second document, the stored score report behind report_url, the core shape of the same request unchanged,
@@ -118,7 +119,7 @@ describe('GET /api/verify, alternate shape', () => {
       hash: `sha256:${certified.hash}`,
       model: 'bravo',
       scored_at: '2026-11-01T00:00:00.000Z',
-      composite_score: sampleReport('bravo').scores.pai.composite,
+      composite_score: round2(sampleReport('bravo').scores.pai.composite),
     });
     const viaAccept = await inject({ url: `/api/verify?hash=${certified.hash}`, headers: { accept: QUICKREF } });
     assert.deepEqual(viaAccept.json(), body);

@@ -1,3 +1,4 @@
+import { round2 } from '../src/scoring/types.ts';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -58,7 +59,7 @@ describe('GET /api/verify', () => {
     assert.equal(body.hash, `sha256:${h}`);
     assert.equal(body.model, 'bravo');
     assert.equal(body.scored_at, '2026-11-01T00:00:00.000Z');
-    assert.equal(body.composite_score, sampleReport('bravo').scores.pai.composite);
+    assert.equal(body.composite_score, round2(sampleReport('bravo').scores.pai.composite));
     assert.equal((await get(`?hash=${h}&format=quickref`)).json().valid, true);
   });
 

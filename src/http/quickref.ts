@@ -17,7 +17,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatasetModel } from '../domain/dataset.ts';
 import type { LeaderboardView, PaiEntry, Ranked } from '../domain/leaderboard.ts';
-import type { PaiDim, Risk } from '../scoring/types.ts';
+import { round2, type PaiDim, type Risk } from '../scoring/types.ts';
 import type { ApiKeyRecord } from '../store/types.ts';
 import { QUICKREF_MEDIA_TYPE } from './schemas/quickref.ts';
 
@@ -106,7 +106,7 @@ export function quickrefModel({ model, pai }: { model: DatasetModel; pai?: Ranke
   };
 }
 
-/** GET /api/verify: the core verify result for the 64-hex `hash`; composite_score as written in the certified report. */
+/** GET /api/verify: the core verify result for the 64-hex `hash`; composite_score from the certified report, rounded to 2 decimals like every published score. */
 export function quickrefVerify(
   hash: string,
   r: { verified: true; model: string; generated_at: string; composite?: number } | { verified: false; message: string },
@@ -117,7 +117,7 @@ export function quickrefVerify(
     hash: quickrefHash(hash),
     model: r.model,
     scored_at: r.generated_at,
-    ...(r.composite !== undefined && { composite_score: r.composite }),
+    ...(r.composite !== undefined && { composite_score: round2(r.composite) }),
   };
 }
 
