@@ -5,6 +5,7 @@
  * RateLimit; a refusal is 429 with Retry-After and the Error body.
  */
 import { clientIp, rateLimitSubject } from '../../domain/client-ip.ts';
+import { DAY_MS, PLANS } from '../../domain/keys.ts';
 import { AppError, rateLimitMessage } from '../../errors.ts';
 import { allowanceMessage, KEYED_OPERATIONS, LIMITS, RateLimiter, type LimitName } from '../../ratelimit/index.ts';
 import type { App, Deps } from '../types.ts';
@@ -34,7 +35,10 @@ export function registerRateLimit(app: App, deps: Pick<Deps, 'store' | 'config' 
       throw new AppError('rate_limited', rateLimitMessage(cap), { headers: { ...headers, 'retry-after': String(d.resetSeconds) } });
     }
     if (key && (await deps.store.consumeCall(key.hash)) < 0) {
-      throw new AppError('allowance_exhausted', allowanceMessage(key.rateLimit), { headers });
+      // A plan key refills at the next UTC day, so it can be told when to come back; a core key cannot.
+      const daily = Object.hasOwn(PLANS, key.plan);
+      const retry = daily ? { 'retry-after': String(Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)) } : {};
+      throw new AppError('allowance_exhausted', allowanceMessage(key.rateLimit, daily), { headers: { ...headers, ...retry } });
     }
   });
   return limiter;
