@@ -52,6 +52,8 @@ export async function buildApp(input: AppDeps): Promise<App> {
     done(null, payload);
   });
   app.setValidatorCompiler(validatorCompiler);
+  // Bodies are JSON only: without this, text/plain would be parsed as a string and fail later as a 400.
+  app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
   await registerOpenApi(app, config);
   const routes = collectRoutes(app);

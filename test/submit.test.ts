@@ -83,8 +83,8 @@ describe('submit', () => {
   cases.push(['a JSON string', '"hello"', 400]);
   cases.push(['__proto__ key', `{"__proto__": {"admin": true}, ${JSON.stringify(good).slice(1)}`, 400]);
   cases.push(['constructor.prototype key', `{"constructor": {"prototype": {"admin": true}}, ${JSON.stringify(good).slice(1)}`, 400]);
-  // text/plain reaches the schema as a string (400); other types have no parser (415)
-  cases.push(['text/plain content type', JSON.stringify(good), 400, { 'content-type': 'text/plain' }]);
+  // bodies are JSON only: text/plain has no parser (415)
+  cases.push(['text/plain content type', JSON.stringify(good), 415, { 'content-type': 'text/plain' }]);
   cases.push(['form content type', 'model_name=x', 415, { 'content-type': 'application/x-www-form-urlencoded' }]);
 
   for (const [name, payload, status, headers] of cases) {
