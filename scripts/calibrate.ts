@@ -8,7 +8,8 @@
  *
  * Per dimension: class-balanced, L2-regularised logistic regression over the features of
  * src/scoring/features.ts, fitted by projected gradient descent (Adam steps, then each weight is
- * clipped to its design sign: positive signals >= 0, counter-signals <= 0). Each (dataset, label)
+ * clipped to its design sign: positive signals >= 0, counter-signals <= 0; strength-3 positive
+ * families >= STRENGTH3_FLOOR). Each (dataset, label)
  * group gets equal total weight, half to positives and half to negatives; protective labels
  * (pushback, seeking help) enter inverted at half weight; ordinary darkgpt windows (no flag set)
  * enter as negatives for every dimension. Dimensions with fewer than MIN_POSITIVES fit positives
@@ -19,12 +20,18 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALL_DIMS, analyze, featureNames, featureSign, type Analysis } from '../src/scoring/features.ts';
+import { ALL_DIMS, analyze, featureNames, featureSign, LEXICON, type Analysis } from '../src/scoring/features.ts';
 import { priorModel, type DimModel, type WeightsFile } from '../src/scoring/engine.ts';
 import type { Dim } from '../src/scoring/types.ts';
 import { auc, binary, dataAvailable, fnv1a, isHeldOut, isOrdinaryDarkgpt, LABEL_MAP, labelValue, loadRows, REPO_ROOT, type Row } from './lib/labeled.ts';
 
 export const MIN_POSITIVES = 40;
+/**
+ * Lower bound of the weight of a strength-3 positive pattern family (e.g. "I love you", "before you
+ * go ..."): the lexicon's design says one such phrase matters, and the data can raise that weight but
+ * not erase it (several families never occur in the development data).
+ */
+export const STRENGTH3_FLOOR = 3;
 const LAMBDA = 0.003;
 const ITERATIONS = 2500;
 const LEARNING_RATE = 0.05;
@@ -39,7 +46,9 @@ interface Example {
 function fitDim(dim: Dim, names: string[], examples: Example[]): { weights: number[]; bias: number } {
   const d = names.length;
   const signs = names.map((n) => featureSign(dim, n));
+  const floors = names.map((n) => (LEXICON.patterns.find((p) => p.id === n && p.sign > 0 && p.strength >= 3) ? STRENGTH3_FLOOR : 0));
   const beta = new Float64Array(d);
+  for (let j = 0; j < d; j++) beta[j] = LEXICON.patterns.some((p) => p.id === names[j] && p.sign > 0 && p.strength >= 3) ? STRENGTH3_FLOOR : 0;
   let bias = 0;
   const m = new Float64Array(d + 1), v = new Float64Array(d + 1);
   const b1 = 0.9, b2 = 0.999, eps = 1e-8;
@@ -64,7 +73,7 @@ function fitDim(dim: Dim, names: string[], examples: Example[]): { weights: numb
       else {
         beta[j] = beta[j]! - step;
         // projection onto the sign constraint
-        if (signs[j]! > 0 && beta[j]! < 0) beta[j] = 0;
+        if (signs[j]! > 0 && beta[j]! < floors[j]!) beta[j] = floors[j]!;
         if (signs[j]! < 0 && beta[j]! > 0) beta[j] = 0;
       }
     }
