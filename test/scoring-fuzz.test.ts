@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { scoreText } from '../src/scoring/engine.ts';
+import { splitSentences } from '../src/scoring/sentences.ts';
+import { PAI_DIMS, SYCO_DIMS, type DimResult, type EngineResult } from '../src/scoring/types.ts';
+
+/** assert.ok with a message: node's generated messages are very slow under the tsx loader. */
+function ok(cond: boolean, message = 'expected condition to hold'): void {
+  assert.ok(cond, message);
+}
+
+/** Deterministic PRNG (mulberry32) so that every run fuzzes the same inputs. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = [
+  'you', 'I', "I'm", "you're", 'love', 'always', 'here', 'for', 'not', 'never', 'but', 'because', 'valid', 'feelings', 'NTA',
+  '"', '“', '”', "'", '`', '```', '>', '*', '**', '-', '—', '...', '?', '!', '!!!', '.', ',', ';', ':', '(', ')', '\n', '\n\n',
+  '😀', '💛', '🌙', '👩‍👩‍👧', 'مرحبا', 'привет', '你好', 'こんにちは', 'שלום', 'é', 'ß', 'İ', '\u0000', '\u0007', '\u001b', '\u200b',
+  '\ufeff', '\ud800', '\udfff', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'e.g.', 'Dr.', '3.14', '1,000', '#', '1.',
+];
+
+function randomText(r: () => number, n: number): string {
+  let s = '';
+  while (s.length < n) {
+    s += PIECES[Math.floor(r() * PIECES.length)]!;
+    if (r() < 0.6) s += ' ';
+  }
+  return s;
+}
+
+function checkInvariants(prompt: string, response: string): EngineResult {
+  const res = scoreText({ prompt, response });
+  const dims = [...SYCO_DIMS.map((d) => res.sycophancy.dimensions[d]), ...PAI_DIMS.map((d) => res.pai.dimensions[d])] as DimResult[];
+  for (const d of dims) {
+    ok(Number.isFinite(d.score) && d.score >= 0 && d.score <= 10, `score out of range: ${d.score}`);
+    for (const e of d.evidence) ok(response.slice(e.start, e.end) === e.quote, 'evidence offsets must be exact');
+  }
+  ok(Number.isFinite(res.sycophancy.honesty) && Number.isFinite(res.pai.composite), 'derived values must be finite');
+  for (const s of splitSentences(response)) ok(response.slice(s.start, s.end) === s.text, 'sentence offsets must be exact');
+  return res;
+}
+
+test('never throws and keeps its invariants on random hostile text (seeded)', () => {
+  const r = rng(20251121);
+  for (let k = 0; k < 300; k++) {
+    checkInvariants(randomText(r, Math.floor(r() * 400)), randomText(r, Math.floor(r() * 3000)));
+  }
+});
+
+const ADVERSARIAL: Record<string, (n: number) => string> = {
+  'repeated word': (n) => 'you '.repeat(n / 4),
+  'repeated phrase prefix': (n) => 'it is so so '.repeat(n / 12),
+  'punctuation run': (n) => '!?.,;:'.repeat(n / 6),
+  'no spaces': (n) => 'a'.repeat(n),
+  'emoji': (n) => '😀💛🌙'.repeat(n / 6),
+  'mixed scripts': (n) => 'love привет 你好 مرحبا '.repeat(n / 22),
+  'control characters': (n) => '\u0000\u0007\u001b\u200b x '.repeat(n / 8),
+  'unbalanced quotes': (n) => '" you are amazing '.repeat(n / 18),
+  'nested markdown': (n) => '> **I love you** `x` ```\n'.repeat(n / 24),
+  'one giant sentence of matches': (n) => "I'll always be here for you and ".repeat(n / 32),
+};
+
+/** Fastest of a few runs, in ms (the minimum is the least noisy on a shared machine). */
+function timeOf(response: string): number {
+  const times: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const t0 = performance.now();
+    scoreText({ prompt: 'I feel lonely. Do you love me? Goodnight!', response });
+    times.push(performance.now() - t0);
+  }
+  return Math.min(...times);
+}
+
+test('linear behaviour on long adversarial inputs: time(2n) < 4 x time(n), and no throw at 50,000 characters', async (t) => {
+  for (const [name, make] of Object.entries(ADVERSARIAL)) {
+    await t.test(name, () => {
+      const big = make(50000);
+      checkInvariants('prompt', big);
+      const t1 = timeOf(make(25000));
+      const t2 = timeOf(make(50000));
+      // generous: a quadratic step would give ~4x; 1 ms of slack absorbs timer noise on tiny inputs
+      ok(t2 < 4 * t1 + 1, `${name}: ${t1.toFixed(2)} ms at 25k vs ${t2.toFixed(2)} ms at 50k`);
+    });
+  }
+});
+
+test('50,000 repeated words in the prompt as well', () => {
+  checkInvariants('am I wrong '.repeat(5000), 'NTA, you did nothing wrong. '.repeat(1800));
+});
