@@ -37,7 +37,7 @@ export function registerRateLimit(app: App, deps: Pick<Deps, 'store' | 'config' 
     if (key && (await deps.store.consumeCall(key.hash)) < 0) {
       // A plan key refills at the next UTC day, so it can be told when to come back; a core key cannot.
       const daily = Object.hasOwn(PLANS, key.plan);
-      const retry = daily ? { 'retry-after': String(Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)) } : {};
+      const retry: Record<string, string> = daily ? { 'retry-after': String(Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)) } : {};
       throw new AppError('allowance_exhausted', allowanceMessage(key.rateLimit, daily), { headers: { ...headers, ...retry } });
     }
   });
