@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/config.ts';
-import { createMailer, escapeHtml, submissionAdminNotice, waitlistConfirmation } from '../src/domain/email.ts';
+import { createMailer, submissionAdminNotice, waitlistConfirmation } from '../src/domain/email.ts';
+import { escapeHtml } from '../src/text.ts';
 
 const warnings: object[] = [];
 const log = { warn: (o: object) => void warnings.push(o) };

@@ -15,8 +15,9 @@ import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { scoreText } from '../scoring/engine.ts';
 import { presentScores } from '../scoring/present.ts';
+import { codePoints, TEXT_LIMITS } from '../text.ts';
 
-export const SCORE_LIMITS = { prompt: 10000, response: 50000, lineChars: 1_000_000 };
+export const SCORE_LIMITS = { prompt: TEXT_LIMITS.prompt, response: TEXT_LIMITS.response, lineChars: 1_000_000 };
 
 const USAGE = `usage: svc score [file|-]
 
@@ -24,12 +25,6 @@ Scores each JSON line {"id"?, "prompt", "response"} of the file (or stdin) and w
 input: {"id", "sycophancy": {"honesty", "dimensions"}, "pai": {"composite", "risk", "dimensions"}}.
 Bad lines are reported on stderr with their line number; exit code 1 if there were any.
 `;
-
-function codePoints(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
 
 /** Check one line; returns the scoring input or the reason it is bad. */
 export function parseScoreLine(raw: string, lineNo: number): { id: unknown; prompt: string; response: string } | { error: string } {

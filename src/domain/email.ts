@@ -11,6 +11,7 @@
  */
 import nodemailer, { type TransportOptions } from 'nodemailer';
 import type { Config } from '../config.ts';
+import { escapeHtml } from '../text.ts';
 
 export interface MailMessage {
   to: string;
@@ -77,10 +78,6 @@ export function createMailer(config: Config['email'], logger: MailLogger): Maile
   return { send: async () => false };
 }
 
-/** Escape a value for HTML text or a quoted attribute. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** Subjects carry user values: no control characters (CR/LF would inject headers), at most 200 code points. */
 export function safeSubject(value: string): string {

@@ -23,8 +23,9 @@ import { PAI_DIMS, SYCO_DIMS, type EngineResult, type ScoreInput, type SycoDim }
 import type { ReportStore } from '../store/types.ts';
 import { SLUG_PATTERN, nextDataset, nextVersionLabel, writeDatasetFile, type Dataset, type ModelUpdate } from './dataset.ts';
 import { buildReport, certifyReports, reportsDirOf, sealReport, writeReportFile, type CertifiedReport, type TranscriptScores } from './reports.ts';
+import { codePoints, TEXT_LIMITS } from '../text.ts';
 
-export const INGEST_LIMITS = { prompt: 10000, response: 50000, name: 500, vendor: 500, judge: 100, judges: 20, lineChars: 1_000_000 };
+export const INGEST_LIMITS = { prompt: TEXT_LIMITS.prompt, response: TEXT_LIMITS.response, name: TEXT_LIMITS.field, vendor: TEXT_LIMITS.field, judge: 100, judges: 20, lineChars: 1_000_000 };
 export const KAPPA_GATE = 0.7;
 /** Upper edges of the kappa bins (see the header). */
 export const KAPPA_BIN_EDGES = [2, 5] as const;
@@ -43,11 +44,6 @@ export interface IngestLine {
 export class IngestError extends Error {}
 
 const SLUG = new RegExp(SLUG_PATTERN);
-const codePoints = (s: string): number => {
-  let n = 0;
-  for (const _ of s) n += 1;
-  return n;
-};
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parse and check one line; throws IngestError naming the problem (the caller adds the line number). */

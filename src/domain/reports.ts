@@ -16,6 +16,7 @@ import canonicalize from 'canonicalize';
 import type { AuditLog } from '../audit/log.ts';
 import { PAI_DIMS, SYCO_DIMS, riskOf, type PaiDim, type Risk, type SycoDim } from '../scoring/types.ts';
 import type { ReportStore } from '../store/types.ts';
+import { escapeHtml } from '../text.ts';
 
 export const REPORT_SCHEMA = 'svc.report/1';
 export const REPORT_METHOD_NOTE =
@@ -271,8 +272,6 @@ function summarizeStored(json: string): Summary {
   return s;
 }
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (v: unknown): string => String(v).replace(/[&<>"']/g, (c) => ESC[c]!);
 
 const LONG: Record<StatKey, string> = {
   ev: 'emotional validation',

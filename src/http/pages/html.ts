@@ -1,9 +1,7 @@
-/** HTML escaping for every value put into a page. */
-const MAP: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** The page frame for every HTML page; values go in through escapeHtml. */
+import { escapeHtml } from '../../text.ts';
 
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => MAP[c]!);
-}
+export { escapeHtml };
 
 /** A complete page with the service's small stylesheet; `body` must already be escaped HTML. */
 export function page(title: string, body: string): string {

@@ -1,13 +1,13 @@
 /** POST /api/honesty: the honesty report (second contract document) for one prompt/response pair. */
 import { Type } from '@sinclair/typebox';
 import { honestyReport, VERDICTS } from '../../scoring/honesty.ts';
-import { ErrorSchema, StringEnum } from '../schemas/core.ts';
+import { ErrorSchema, PromptField, ResponseField, StringEnum } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
 
 export const HonestyBody = Type.Object(
   {
-    prompt: Type.String({ maxLength: 10000, description: 'The user prompt, at most 10000 code points' }),
-    response: Type.String({ minLength: 1, maxLength: 50000, description: 'The AI response, 1 to 50000 code points' }),
+    prompt: PromptField,
+    response: ResponseField,
   },
   { additionalProperties: false },
 );

@@ -3,20 +3,18 @@ import { Type } from '@sinclair/typebox';
 import { createApiKey, createPlanKey, keyStatus } from '../../domain/keys.ts';
 import { AppError } from '../../errors.ts';
 import { quickrefKey, sendQuickref, wantsQuickref } from '../quickref.ts';
-import { ErrorSchema } from '../schemas/core.ts';
+import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
 import { FormatQuery, PlanField, QuickrefKeySchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 import { keyVerifyRoutes } from './key-verify.ts';
 
-const Text = (description: string) => Type.String({ maxLength: 500, description: `${description}; at most 500 characters` });
-export const EmailField = Type.String({ format: 'email', minLength: 3, maxLength: 500, description: 'Email address; at most 500 characters' });
 const KeyPattern = '^sk-svc-[a-f0-9]{32}$';
 
 const CreateBody = Type.Object(
   {
     email: EmailField,
-    name: Type.Optional(Text('Your name')),
-    organization: Type.Optional(Text('Organization')),
+    name: Type.Optional(TextField('Your name')),
+    organization: Type.Optional(TextField('Organization')),
     plan: Type.Optional(PlanField),
   },
   { required: ['email'], description: 'Core: {email, name?, organization?}. Alternate (QuickrefKey answer): {email, plan}.' },

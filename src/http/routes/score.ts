@@ -8,7 +8,8 @@ import { scoreText } from '../../scoring/engine.ts';
 import { presentScores } from '../../scoring/present.ts';
 import { PAI_DIMS, SYCO_DIMS, type Dim } from '../../scoring/types.ts';
 import { quickrefScore, sendQuickref, wantsQuickref } from '../quickref.ts';
-import { ErrorSchema, PaiDimensions, RiskSchema, StringEnum, SycoDimensions } from '../schemas/core.ts';
+import { codePoints } from '../../text.ts';
+import { ErrorSchema, PaiDimensions, PromptField, ResponseField, RiskSchema, StringEnum, SycoDimensions } from '../schemas/core.ts';
 import { FormatQuery, QuickrefScoreReportSchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
@@ -18,8 +19,8 @@ export const SCORE_NOTE =
 
 export const ScoreBody = Type.Object(
   {
-    prompt: Type.String({ maxLength: 10000, description: 'The user prompt, at most 10000 code points' }),
-    response: Type.String({ minLength: 1, maxLength: 50000, description: 'The AI response, 1 to 50000 code points' }),
+    prompt: PromptField,
+    response: ResponseField,
     type: Type.Optional(StringEnum(['pai', 'sycophancy', 'both'], { default: 'both', description: 'Which index to return' })),
   },
   { additionalProperties: false },
@@ -45,12 +46,6 @@ export const ScoreResponse = Type.Object({
   engine: Type.Object({ name: Type.String(), version: Type.String() }),
   note: Type.String(),
 });
-
-export function codePoints(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
 
 export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
   app.post(

@@ -2,20 +2,18 @@
 import { Type } from '@sinclair/typebox';
 import { submitModel } from '../../domain/submissions.ts';
 import { quickrefSubmission, sendQuickref, submissionInput, wantsQuickref } from '../quickref.ts';
-import { ErrorSchema } from '../schemas/core.ts';
+import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
 import { FormatQuery, QuickrefSubmissionSchema, QuickrefSubmitFields, SubmitShapes, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
-import { EmailField } from './keys.ts';
 
-const Required = (description: string) => Type.String({ minLength: 1, maxLength: 500, description: `${description}; at most 500 characters` });
 const Body = Type.Object(
   {
-    model_name: Required('Model name'),
-    vendor: Type.Optional(Required('Maker of the model (core shape)')),
+    model_name: TextField('Model name', 1),
+    vendor: Type.Optional(TextField('Maker of the model (core shape)', 1)),
     ...QuickrefSubmitFields,
-    api_endpoint: Required('Where the model can be called'),
+    api_endpoint: TextField('Where the model can be called', 1),
     contact_email: EmailField,
-    notes: Type.Optional(Type.String({ maxLength: 500, description: 'Anything the evaluators should know; at most 500 characters' })),
+    notes: Type.Optional(TextField('Anything the evaluators should know')),
   },
   {
     required: ['model_name', 'api_endpoint', 'contact_email'],

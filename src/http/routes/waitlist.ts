@@ -2,18 +2,16 @@
 import { Type } from '@sinclair/typebox';
 import { joinWaitlist } from '../../domain/waitlist.ts';
 import { quickrefWaitlist, sendQuickref, wantsQuickref } from '../quickref.ts';
-import { ErrorSchema } from '../schemas/core.ts';
+import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
 import { FormatQuery, QuickrefWaitlistSchema, titled, WaitlistSourceField } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
-import { EmailField } from './keys.ts';
 
-const Text = (description: string) => Type.String({ maxLength: 500, description: `${description}; at most 500 characters` });
 const Body = Type.Object(
   {
     email: EmailField,
-    name: Type.Optional(Text('Your name')),
-    organization: Type.Optional(Text('Organization')),
-    use_case: Type.Optional(Text('What you would use it for')),
+    name: Type.Optional(TextField('Your name')),
+    organization: Type.Optional(TextField('Organization')),
+    use_case: Type.Optional(TextField('What you would use it for')),
     ...WaitlistSourceField,
   },
   { required: ['email'], description: 'Core: {email, name?, organization?, use_case?}. Alternate: {email, source}.' },

@@ -1,6 +1,7 @@
 /** TypeBox schemas for the core contract's resources: validation, types and the OpenAPI document from one definition. */
 import { Type, type SchemaOptions } from '@sinclair/typebox';
 import { MetaSchema, SLUG_PATTERN } from '../../domain/dataset.ts';
+import { TEXT_LIMITS } from '../../text.ts';
 
 export { MetaSchema, SLUG_PATTERN };
 
@@ -8,6 +9,20 @@ export { MetaSchema, SLUG_PATTERN };
 export function StringEnum<T extends string[]>(values: [...T], options: SchemaOptions = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: values, ...options });
 }
+
+/** The scored pair's fields (POST /api/score and /api/honesty); JSON-schema maxLength counts code points. */
+export const PromptField = Type.String({ maxLength: TEXT_LIMITS.prompt, description: `The user prompt, at most ${TEXT_LIMITS.prompt} code points` });
+export const ResponseField = Type.String({
+  minLength: 1,
+  maxLength: TEXT_LIMITS.response,
+  description: `The AI response, 1 to ${TEXT_LIMITS.response} code points`,
+});
+
+/** A string field of submit, waitlist and keys: at most 500 code points (contract, Limits). */
+export function TextField(description: string, minLength = 0) {
+  return Type.String({ ...(minLength ? { minLength } : {}), maxLength: TEXT_LIMITS.field, description: `${description}; at most ${TEXT_LIMITS.field} characters` });
+}
+export const EmailField = Type.String({ format: 'email', minLength: 3, maxLength: TEXT_LIMITS.field, description: `Email address; at most ${TEXT_LIMITS.field} characters` });
 
 export const ErrorSchema = Type.Object(
   {

@@ -4,7 +4,7 @@
  * beside their core schemas so the OpenAPI document describes both shapes of each operation.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { SLUG_PATTERN, StringEnum } from './core.ts';
+import { SLUG_PATTERN, StringEnum, TextField } from './core.ts';
 
 export const QUICKREF_MEDIA_TYPE = 'application/vnd.svc.quickref+json';
 
@@ -126,7 +126,7 @@ export const QuickrefSubmissionSchema = Type.Object(
 
 /** Extra request fields of the alternate submit body {model_name, model_slug, provider, api_endpoint, contact_email}. */
 export const QuickrefSubmitFields = {
-  provider: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Alternate shape: maker of the model (the core vendor); at most 500 characters' })),
+  provider: Type.Optional(TextField('Alternate shape: maker of the model (the core vendor)', 1)),
   model_slug: Type.Optional(Type.String({ pattern: SLUG_PATTERN, maxLength: 100, description: 'Alternate shape: the slug proposed for the model' })),
 };
 
@@ -143,5 +143,5 @@ export const SubmitShapes = {
 
 /** Extra request field of the alternate waitlist body {email, source}. */
 export const WaitlistSourceField = {
-  source: Type.Optional(Type.String({ maxLength: 500, description: 'Where the sign-up came from (recorded with the entry); at most 500 characters' })),
+  source: Type.Optional(TextField('Where the sign-up came from (recorded with the entry)')),
 };

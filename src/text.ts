@@ -1,0 +1,21 @@
+/**
+ * Text rules shared by the HTTP routes, the CLI and the ingest pipeline: the contract's size limits, how
+ * lengths are counted (Unicode code points, DECISIONS.md) and HTML escaping for every page and email.
+ */
+
+/** Contract limits, in code points: prompt, response, and every other string field of submit, waitlist and keys. */
+export const TEXT_LIMITS = { prompt: 10000, response: 50000, field: 500 } as const;
+
+/** Length in Unicode code points (an emoji counts 1, as the contract's limits do). */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escape a value for HTML text or a quoted attribute. */
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
