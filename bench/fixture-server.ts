@@ -1,12 +1,17 @@
 /**
  * A server for the HTTP benchmarks, in its own process so that autocannon does not share its CPU.
- * argv[2]: "app" (the real service over the bundled dataset and a memory store) or "bare" (a plain Fastify
- * route that returns the bytes given on stdin). Prints the listening URL on stdout.
+ * argv[2]: "app" (the real service over the bundled dataset and a SQLite store in a temp folder, with one API
+ * key whose cap and allowance are 10^9, so POST /api/score measures scoring, not 429s) or "bare" (a plain
+ * Fastify route that returns the bytes given on stdin). Prints {url, key} as one JSON line on stdout.
  */
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatasetSource } from '../src/domain/dataset.ts';
 import { createMailer } from '../src/domain/email.ts';
+import { createApiKey } from '../src/domain/keys.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createStore } from '../src/store/index.ts';
 import Fastify from 'fastify';
 
@@ -20,11 +25,14 @@ if (mode === 'bare') {
     const b = bodies[(req.params as { name: string }).name]!;
     return reply.type(b.type).send(b.body);
   });
-  process.stdout.write(`${await app.listen({ port: 0, host: '127.0.0.1' })}\n`);
+  process.stdout.write(`${JSON.stringify({ url: await app.listen({ port: 0, host: '127.0.0.1' }) })}\n`);
 } else {
-  const env = { SVC_STORE_URL: process.env.SVC_STORE_URL ?? 'memory', LOG_LEVEL: 'silent', ...(process.env.BENCH_ENV ? JSON.parse(process.env.BENCH_ENV) : {}) };
-  const config = loadConfig(env);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const config = loadConfig({ SVC_STORE_URL: `sqlite:${path.join(dir, 'svc.db')}`, LOG_LEVEL: 'silent' });
   const store = createStore(config.store);
+  const { apiKey, record } = await createApiKey(store, { email: 'bench@example.com' }, Date.now());
+  await store.updateKey(record.id, { rateLimit: 1e9, callsRemaining: 1e9 });
   const app = await buildApp({
     config,
     store,
@@ -32,5 +40,6 @@ if (mode === 'bare') {
     dataset: openDatasetSource(config.datasetPath, silent, { watch: false }),
     logger: false,
   });
-  process.stdout.write(`${await app.listen({ port: 0, host: '127.0.0.1' })}\n`);
+  process.stdout.write(`${JSON.stringify({ url: await app.listen({ port: 0, host: '127.0.0.1' }), key: apiKey })}\n`);
+  process.on('SIGTERM', () => process.exit(0));
 }
