@@ -85,7 +85,7 @@ async function limitedApp(store: Store, env: Record<string, string> = {}): Promi
   const app = Fastify() as unknown as App;
   registerErrorHandler(app);
   const config = loadConfig({ SVC_STORE_URL: 'memory', ...env });
-  registerAuth(app, { store });
+  registerAuth(app, { store, now: () => T0 + 1000 });
   registerRateLimit(app, { store, config, now: () => T0 + 1000, log: { warn() {}, info() {} } as unknown as App['log'] });
   app.post('/api/score', { config: { rateLimit: 'score' } }, async () => ({ ok: true }));
   app.post('/api/submit', { config: { rateLimit: 'submit' } }, async () => ({ ok: true }));

@@ -8,6 +8,7 @@ import { clientIp, rateLimitSubject } from '../../domain/client-ip.ts';
 import { DAY_MS, PLANS } from '../../domain/keys.ts';
 import { AppError, rateLimitMessage } from '../../errors.ts';
 import { allowanceMessage, KEYED_OPERATIONS, LIMITS, RateLimiter, type LimitName } from '../../ratelimit/index.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, Deps } from '../types.ts';
 
 declare module 'fastify' {
@@ -19,9 +20,14 @@ declare module 'fastify' {
 
 export function registerRateLimit(app: App, deps: Pick<Deps, 'store' | 'config' | 'now'> & { log?: App['log'] }): RateLimiter {
   const limiter = new RateLimiter(deps.store, deps.log ?? app.log, deps.now);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style, so routes without a limit pay for no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     const op = request.routeOptions.config.rateLimit;
-    if (!op) return;
+    if (!op) return done();
+    limit(request, reply, op).then(() => done(), done);
+  });
+
+  async function limit(request: FastifyRequest, reply: FastifyReply, op: LimitName): Promise<void> {
     const key = KEYED_OPERATIONS.has(op) ? request.apiKey : null;
     const subject = key ? `key:${key.id}` : rateLimitSubject(clientIp(request.socket.remoteAddress, request.headers, deps.config.trustProxy));
     const cap = key ? Math.max(LIMITS[op], key.rateLimit) : LIMITS[op];
@@ -40,6 +46,6 @@ export function registerRateLimit(app: App, deps: Pick<Deps, 'store' | 'config' 
       const retry: Record<string, string> = daily ? { 'retry-after': String(Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)) } : {};
       throw new AppError('allowance_exhausted', allowanceMessage(key.rateLimit, daily), { headers: { ...headers, ...retry } });
     }
-  });
+  }
   return limiter;
 }
