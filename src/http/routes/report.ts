@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { lookupReport, renderReportHtml } from '../../domain/reports.ts';
+import { lookupReport } from '../../domain/reports.ts';
+import { renderReportHtml } from '../pages/report.ts';
 import { AppError } from '../../errors.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
