@@ -5,11 +5,19 @@ import type { App, Deps } from '../types.ts';
 type Json = Record<string, unknown>;
 
 function schemaTable(schema: Json | undefined): string {
+  const alternatives = (schema?.anyOf ?? schema?.oneOf) as Json[] | undefined;
+  if (alternatives) {
+    return `<p>One of:</p>${alternatives
+      .map((alt, i) => `<h5>${escapeHtml(String(alt.title ?? `shape ${i + 1}`))}</h5>${schemaTable(alt)}`)
+      .join('')}`;
+  }
   const props = schema?.properties as Record<string, Json> | undefined;
   if (!props) return schema ? `<pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre>` : '';
   const required = new Set((schema?.required as string[] | undefined) ?? []);
   const rows = Object.entries(props).map(([name, p]) => {
-    const type = p.type ?? (p.anyOf ? 'one of' : p.enum ? 'enum' : '');
+    const nested = p.properties ? ` {${Object.keys(p.properties as Json).join(', ')}}` : '';
+    const items = (p.items as Json | undefined)?.properties ? ` of {${Object.keys((p.items as Json).properties as Json).join(', ')}}` : '';
+    const type = `${String(p.type ?? (p.anyOf ? 'one of' : p.enum ? 'enum' : ''))}${nested}${items}`;
     const limits = ['enum', 'pattern', 'maxLength', 'minimum', 'maximum', 'format', 'default']
       .filter((k) => p[k] !== undefined)
       .map((k) => `${k}: ${JSON.stringify(p[k])}`)
