@@ -4,6 +4,7 @@ import { registerRateLimit } from '../plugins/rate-limit.ts';
 import type { App, Deps } from '../types.ts';
 import { badgeRoutes } from './badge.ts';
 import { clientRoutes } from './client.ts';
+import { councilRoutes } from './council.ts';
 import { docsRoutes } from './docs.ts';
 import { healthRoutes } from './health.ts';
 import { honestyRoutes } from './honesty.ts';
@@ -34,4 +35,5 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   await logRoutes(app, deps);
   await honestyRoutes(app, deps);
   await clientRoutes(app, deps);
+  await councilRoutes(app, deps);
 }
