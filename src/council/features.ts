@@ -81,6 +81,22 @@ interface Term {
 
 const COMPILED: Term[] = FEATURES.flatMap((feature) => TERMS[feature].map((t) => ({ feature, words: t.split(' ') })));
 
+/** Terms indexed by their first word: exact words by the word, prefixes (all 3+ letters) by their first 3 letters. */
+const BY_WORD = new Map<string, Term[]>();
+const BY_PREFIX3 = new Map<string, Term[]>();
+const NUMBER_TERMS = COMPILED.filter((t) => t.words[0] === '#number');
+for (const term of COMPILED) {
+  const w = term.words[0]!;
+  if (w === '#number') continue;
+  const [map, key] = w.endsWith('*') ? [BY_PREFIX3, w.slice(0, 3)] : [BY_WORD, w];
+  map.set(key, [...(map.get(key) ?? []), term]);
+}
+
+function candidates(token: string): Term[] {
+  const out = [...(BY_WORD.get(token) ?? []), ...(BY_PREFIX3.get(token.slice(0, 3)) ?? [])];
+  return /\p{N}/u.test(token) ? [...out, ...NUMBER_TERMS] : out;
+}
+
 /** Lower-cased word tokens (letters, digits, inner apostrophes), plus `$` and `%` as tokens of their own. */
 export function tokenize(text: string): string[] {
   return text.toLowerCase().replace(/’/g, "'").match(/[\p{L}\p{N}]+(?:'[\p{L}]+)*|[$%]/gu) ?? [];
@@ -101,7 +117,7 @@ export function emptyHits(): FeatureHits {
 export function featureHits(text: string, into: FeatureHits = emptyHits()): FeatureHits {
   const toks = tokenize(text);
   for (let i = 0; i < toks.length; i++) {
-    for (const term of COMPILED) {
+    for (const term of candidates(toks[i]!)) {
       const n = term.words.length;
       if (i + n > toks.length) continue;
       let ok = true;
