@@ -39,7 +39,12 @@ export interface CouncilInput {
   council?: CouncilLabel;
 }
 
-export type LetterMap = Partial<Record<Letter, number>>;
+/** Option letter -> number; C only when the question offers three options. */
+export type LetterMap = { A: number; B: number; C?: number };
+
+function letterMap(letters: Letter[], value: (o: number) => number): LetterMap {
+  return Object.fromEntries(letters.map((l, o) => [l, value(o)])) as LetterMap;
+}
 
 export interface OptionFeatures {
   letter: Letter;
@@ -151,13 +156,13 @@ function deliberate(personas: Persona[], letters: Letter[], v: Record<Feature, n
       const max = Math.max(...t);
       const top = letters.map((_, o) => o).filter((o) => t[o]! > max - EPS);
       const pick = top.length === 1 ? top[0]! : top[i % top.length]!;
-      return { persona: p.id, pick: letters[pick]!, scores: Object.fromEntries(letters.map((l, o) => [l, round2(t[o]!)])), decided: top.length === 1 };
+      return { persona: p.id, pick: letters[pick]!, scores: letterMap(letters, (o) => round2(t[o]!)), decided: top.length === 1 };
     });
     const votes = letters.map((l) => members.filter((m) => m.pick === l).length);
     const sums = letters.map((_, o) => totals.reduce((s, t) => s + t[o]!, 0));
     let best = 0;
     for (let o = 1; o < k; o++) if (votes[o]! > votes[best]! || (votes[o] === votes[best] && sums[o]! > sums[best]! + EPS)) best = o;
-    rounds.push({ round: r, voteCount: Object.fromEntries(letters.map((l, o) => [l, votes[o]!])), majority: letters[best]!, members });
+    rounds.push({ round: r, voteCount: letterMap(letters, (o) => votes[o]!), majority: letters[best]!, members });
     share = votes.map((n) => n / personas.length);
   }
   return { rounds, base, finalTotals: totals, leanBonus };
