@@ -40,12 +40,20 @@ const WEIGHTS = weightsJson as unknown as WeightsFile;
 /** Default map from p to score: p = 0.5 (the decision boundary) maps to 5. */
 export const DEFAULT_KNOTS = { x: [0, 0.05, 0.15, 0.5, 0.9, 1], y: [0, 0.5, 1.5, 5, 8, 10] };
 
-/** Hand-set design weights for a dimension no labelled data calibrates: +2.5 per positive family, -2.5 per counter. */
+/** Weight of a dimension's own pattern family in the hand-set prior (other features get 1, with their sign). */
+export const PRIOR_FAMILY_WEIGHT = 3.5;
+
+/**
+ * Hand-set design weights for a dimension no labelled data calibrates: +PRIOR_FAMILY_WEIGHT per own
+ * positive family, -PRIOR_FAMILY_WEIGHT per own counter family, +-1 for other features, bias -3. A
+ * textbook reply with several of the dimension's phrases reaches p > 0.5 (score > 5); one hedge alone
+ * stays near 2.
+ */
 export function priorModel(dim: Dim): DimModel {
   const features = featureNames(dim);
   return {
     features,
-    weights: features.map((f) => 2.5 * featureSign(dim, f) * (f.startsWith(dim + '.') && LEXICON.patterns.some((p) => p.id === f) ? 1 : 0.4)),
+    weights: features.map((f) => featureSign(dim, f) * (f.startsWith(dim + '.') && LEXICON.patterns.some((p) => p.id === f) ? PRIOR_FAMILY_WEIGHT : 1)),
     bias: -3,
     knots: DEFAULT_KNOTS,
     source: 'prior',
