@@ -83,7 +83,7 @@ async function start(storeUrl: string): Promise<{ url: string; child: ChildProce
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-  return { url: line.trim(), child };
+  return { url: (JSON.parse(line) as { url: string }).url, child };
 }
 
 let n = 0;

@@ -1,7 +1,8 @@
 /**
  * A server for the HTTP benchmarks, in its own process so that autocannon does not share its CPU.
- * argv[2]: "app" (the real service over the bundled dataset and a SQLite store in a temp folder, with one API
- * key whose cap and allowance are 10^9, so POST /api/score measures scoring, not 429s) or "bare" (a plain
+ * argv[2]: "app" (the real service over the bundled dataset and SVC_STORE_URL, by default a SQLite store in a
+ * temp folder, with one API key whose cap and allowance are 10^9, so POST /api/score measures scoring, not
+ * 429s; BENCH_ENV adds settings as JSON) or "bare" (a plain
  * Fastify route that returns the bytes given on stdin). Prints {url, key} as one JSON line on stdout.
  */
 import { buildApp } from '../src/app.ts';
@@ -29,7 +30,11 @@ if (mode === 'bare') {
 } else {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  const config = loadConfig({ SVC_STORE_URL: `sqlite:${path.join(dir, 'svc.db')}`, LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    SVC_STORE_URL: process.env.SVC_STORE_URL ?? `sqlite:${path.join(dir, 'svc.db')}`,
+    LOG_LEVEL: 'silent',
+    ...(process.env.BENCH_ENV ? (JSON.parse(process.env.BENCH_ENV) as Record<string, string>) : {}),
+  });
   const store = createStore(config.store);
   const { apiKey, record } = await createApiKey(store, { email: 'bench@example.com' }, Date.now());
   await store.updateKey(record.id, { rateLimit: 1e9, callsRemaining: 1e9 });
