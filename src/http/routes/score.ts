@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { storeScoreReport } from '../../domain/reports.ts';
 import { scoreText } from '../../scoring/engine.ts';
 import { presentScores } from '../../scoring/present.ts';
-import { PAI_DIMS, SYCO_DIMS, type Dim } from '../../scoring/types.ts';
+import { PAI_DIMS, SYCO_DIMS, type Dim, type DimResult } from '../../scoring/types.ts';
 import { quickrefScore, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { codePoints } from '../../text.ts';
 import { ErrorSchema, PaiDimensions, PromptField, ResponseField, RiskSchema, StringEnum, SycoDimensions } from '../schemas/core.ts';
@@ -72,13 +72,9 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
       const result = scoreText({ prompt, response });
       const shown = presentScores(result);
       const dims: readonly Dim[] = type === 'pai' ? PAI_DIMS : type === 'sycophancy' ? SYCO_DIMS : [...SYCO_DIMS, ...PAI_DIMS];
+      const all: Record<Dim, DimResult> = { ...result.sycophancy.dimensions, ...result.pai.dimensions };
       const evidence: Record<string, { quote: string; start: number; end: number; signal: string; sign: number }[]> = {};
-      for (const d of dims) {
-        const r = (SYCO_DIMS as readonly string[]).includes(d)
-          ? result.sycophancy.dimensions[d as (typeof SYCO_DIMS)[number]]
-          : result.pai.dimensions[d as (typeof PAI_DIMS)[number]];
-        evidence[d] = r.evidence.map(({ quote, start, end, signal, sign }) => ({ quote, start, end, signal, sign }));
-      }
+      for (const d of dims) evidence[d] = all[d].evidence.map(({ quote, start, end, signal, sign }) => ({ quote, start, end, signal, sign }));
       const body = {
         scored_at: new Date(deps.now()).toISOString(),
         prompt_length: codePoints(prompt),
