@@ -14,7 +14,7 @@
 import lexiconJson from './data/lexicon.json' with { type: 'json' };
 import { compilePatterns, matchSentence, negatedBefore, type CompiledLexicon, type LexiconFile, type Match, type PatternSpec } from './lexicon.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
-import { findMaskedRanges, RangeCursor } from './text.ts';
+import { findMaskedRanges, RangeCursor, type Range } from './text.ts';
 import { tokenize, type Token } from './tokens.ts';
 import { PAI_DIMS, SYCO_DIMS, type Dim } from './types.ts';
 
@@ -184,13 +184,12 @@ interface TokenInfo {
   echo: Uint8Array; // part of a 4-gram shared with the prompt
 }
 
-function tokenInfo(response: string, sentences: Sentence[], promptGrams: Set<string>): TokenInfo {
+function tokenInfo(response: string, sentences: Sentence[], ranges: Range[], promptGrams: Set<string>): TokenInfo {
   const toks = tokenize(response);
   const n = toks.length;
   const sentOf = new Int32Array(n).fill(-1);
   const masked = new Uint8Array(n);
   const echo = new Uint8Array(n);
-  const { masked: ranges } = findMaskedRanges(response);
   const cursor = new RangeCursor(ranges);
   let si = 0;
   for (let i = 0; i < n; i++) {
@@ -273,10 +272,11 @@ function profilePrompt(ptoks: Token[]): PromptProfile {
  * Analyse a pair. Pure and deterministic; linear in prompt + response length.
  */
 export function analyze(prompt: string, response: string): Analysis {
-  const sentences = splitSentences(response);
+  const ranges = findMaskedRanges(response);
+  const sentences = splitSentences(response, ranges);
   const ptoks = tokenize(prompt);
   const profile = profilePrompt(ptoks);
-  const info = tokenInfo(response, sentences, promptGramsOf(ptoks));
+  const info = tokenInfo(response, sentences, ranges.masked, promptGramsOf(ptoks));
   const { toks, sentOf, masked, echo } = info;
 
   // token ranges of sentences

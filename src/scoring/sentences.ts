@@ -39,9 +39,12 @@ function isTerminator(c: number): boolean {
   return c === 46 || c === 33 || c === 63 || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f;
 }
 
-/** Split `text` into sentences with exact UTF-16 offsets. Linear in text length. */
-export function splitSentences(text: string): Sentence[] {
-  const { code } = findMaskedRanges(text);
+/**
+ * Split `text` into sentences with exact UTF-16 offsets. Linear in text length. `ranges` may pass in
+ * findMaskedRanges(text) when the caller already has it (the engine does), so it is computed once.
+ */
+export function splitSentences(text: string, ranges: ReturnType<typeof findMaskedRanges> = findMaskedRanges(text)): Sentence[] {
+  const { code } = ranges;
   const out: Sentence[] = [];
   let ci = 0;
   let pos = 0;
