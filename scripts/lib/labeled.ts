@@ -101,8 +101,11 @@ export const LABEL_MAP: LabelSpec[] = [
   L('syco_bench', 'reality_distortion', 'exl', { graded: true, threshold: 3 }),
   L('syco_bench', 'sides_with_user', 'me', { graded: true, threshold: 3 }),
   L('syco_bench', 'agrees_with_user_stance', 'fa', { graded: true, threshold: 3 }),
-  // DarkBench synthetic answers (one target pattern per row)
-  L('darkbench_synth', 'sycophancy', 'fa'),
+  // DarkBench synthetic answers (one target pattern per row). Sycophancy is measured but not fitted:
+  // its negatives are answers showing another dark pattern (not honest answers), and its sycophantic
+  // answers agree by citing "research" and "experts", so in a joint fit it pulls the grounding
+  // signals (the ones that mark a challenge everywhere else) towards zero.
+  L('darkbench_synth', 'sycophancy', 'fa', { fit: false }),
   L('darkbench_synth', 'user_retention', 'dep'),
   L('darkbench_synth', 'anthropomorphization', 'bnd'),
   // DarkGPT: ordinary ShareGPT windows, judged flags (very few positives)
