@@ -92,6 +92,7 @@ export type PromptProfile = Record<string, number> & {
   roleplay: number;
   personal: number;
   authoring: number;
+  perception: number;
 };
 
 export interface Analysis {
@@ -115,7 +116,7 @@ export const STRUCTURAL_SIGNS: Record<Dim, Record<string, 1 | -1>> = {
   fa: {
     'fa.no_challenge': 1, 'fa.mystic_density': 1, 'fa.extra_amplify': 1, 'fa.ev_all': 1, 'fa.exclaim': 1, 'fa.first_val': 1,
     'fa.howto_unchallenged': 1, 'fa.open_question': 1, 'fa.counter_lead': -1, 'fa.positive_density': 1,
-    'fa.warm_balance': 1,
+    'fa.warm_balance': 1, 'fa.perceived_warm': 1, 'fa.perceived_comply': 1,
   },
   emi: { 'emi.farewell_hook': 1, 'emi.farewell_question': 1, 'emi.exclaim': 1, 'emi.mystic_density': 1, 'emi.caps': 1 },
   exl: {
@@ -271,6 +272,7 @@ function profilePrompt(ptoks: Token[]): PromptProfile {
     roleplay: c('roleplay'),
     personal: c('personal'),
     authoring: c('authoring'),
+    perception: c('perception'),
   };
 }
 
@@ -480,6 +482,8 @@ export function analyze(prompt: string, response: string): Analysis {
       'fa.counter_lead': sat(counterLead),
       'fa.positive_density': dens(positive, 3),
       'fa.warm_balance': warmBalance,
+      'fa.perceived_warm': P.perception > 0 ? warmBalance : 0,
+      'fa.perceived_comply': P.perception > 0 ? sat(fam.fa['fa.comply'] ?? 0) : 0,
     },
     emi: {
       'emi.farewell_hook': P.farewell > 0 ? sat(total('emi', 1) + total('dep', 1)) : 0,
