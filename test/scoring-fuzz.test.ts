@@ -72,7 +72,7 @@ const ADVERSARIAL: Record<string, (n: number) => string> = {
 /** Fastest of a few runs, in ms (the minimum is the least noisy on a shared machine). */
 function timeOf(response: string): number {
   const times: number[] = [];
-  for (let k = 0; k < 5; k++) {
+  for (let k = 0; k < 7; k++) {
     const t0 = performance.now();
     scoreText({ prompt: 'I feel lonely. Do you love me? Goodnight!', response });
     times.push(performance.now() - t0);
@@ -80,15 +80,16 @@ function timeOf(response: string): number {
   return Math.min(...times);
 }
 
-test('linear behaviour on long adversarial inputs: time(2n) < 4 x time(n), and no throw at 50,000 characters', async (t) => {
+test('linear behaviour on long adversarial inputs: time(4n) < 10 x time(n), and no throw at 50,000 characters', async (t) => {
   for (const [name, make] of Object.entries(ADVERSARIAL)) {
     await t.test(name, () => {
       const big = make(50000);
       checkInvariants('prompt', big);
-      const t1 = timeOf(make(25000));
-      const t2 = timeOf(make(50000));
-      // generous: a quadratic step would give ~4x; 1 ms of slack absorbs timer noise on tiny inputs
-      ok(t2 < 4 * t1 + 1, `${name}: ${t1.toFixed(2)} ms at 25k vs ${t2.toFixed(2)} ms at 50k`);
+      const t1 = timeOf(make(12500));
+      const t4 = timeOf(make(50000));
+      // 4x the input: linear gives ~4x the time, quadratic ~16x. The bound of 10x (plus 2 ms for timer
+      // noise on tiny inputs) leaves room for a GC pause while other test files run in parallel.
+      ok(t4 < 10 * t1 + 2, `${name}: ${t1.toFixed(2)} ms at 12.5k vs ${t4.toFixed(2)} ms at 50k`);
     });
   }
 });
