@@ -69,27 +69,41 @@ const ADVERSARIAL: Record<string, (n: number) => string> = {
   'one giant sentence of matches': (n) => "I'll always be here for you and ".repeat(n / 32),
 };
 
-/** Fastest of a few runs, in ms (the minimum is the least noisy on a shared machine). */
-function timeOf(response: string): number {
-  const times: number[] = [];
-  for (let k = 0; k < 7; k++) {
-    const t0 = performance.now();
-    scoreText({ prompt: 'I feel lonely. Do you love me? Goodnight!', response });
-    times.push(performance.now() - t0);
+/** Wall time of one scoring call, in ms. */
+function timeOf(input: { prompt: string; response: string }): number {
+  const t0 = performance.now();
+  scoreText(input);
+  return performance.now() - t0;
+}
+
+/**
+ * Median over 9 rounds of time(4n) / time(n), the two measured back to back in each round so that both
+ * see the same load; the median drops rounds that a GC pause or a burst of other work hit. The sizes
+ * are 50,000 (the contract's maximum) and 200,000 characters, large enough that each call takes
+ * milliseconds and timer and scheduling noise stay small beside it.
+ */
+function growthRatio(small: string, large: string): { ratio: number; tSmall: number; tLarge: number } {
+  const prompt = 'I feel lonely. Do you love me? Goodnight!';
+  const a = { prompt, response: small }, b = { prompt, response: large };
+  scoreText(a);
+  scoreText(b); // warm-up for both input shapes
+  const rounds: { ratio: number; tSmall: number; tLarge: number }[] = [];
+  for (let k = 0; k < 9; k++) {
+    const tSmall = timeOf(a), tLarge = timeOf(b);
+    rounds.push({ ratio: tLarge / tSmall, tSmall, tLarge });
   }
-  return Math.min(...times);
+  rounds.sort((x, y) => x.ratio - y.ratio);
+  return rounds[4]!;
 }
 
 test('linear behaviour on long adversarial inputs: time(4n) < 10 x time(n), and no throw at 50,000 characters', async (t) => {
   for (const [name, make] of Object.entries(ADVERSARIAL)) {
     await t.test(name, () => {
-      const big = make(50000);
-      checkInvariants('prompt', big);
-      const t1 = timeOf(make(12500));
-      const t4 = timeOf(make(50000));
-      // 4x the input: linear gives ~4x the time, quadratic ~16x. The bound of 10x (plus 2 ms for timer
-      // noise on tiny inputs) leaves room for a GC pause while other test files run in parallel.
-      ok(t4 < 10 * t1 + 2, `${name}: ${t1.toFixed(2)} ms at 12.5k vs ${t4.toFixed(2)} ms at 50k`);
+      const max = make(50000);
+      checkInvariants('prompt', max);
+      // 4x the input: linear gives ~4x the time, quadratic ~16x; 10x leaves room for noise
+      const { ratio, tSmall, tLarge } = growthRatio(max, make(200000));
+      ok(ratio < 10, `${name}: ${tSmall.toFixed(2)} ms at 50k vs ${tLarge.toFixed(2)} ms at 200k (x${ratio.toFixed(1)})`);
     });
   }
 });
