@@ -97,6 +97,16 @@ const cases: Case[] = [
     lower: 'pai',
   },
   {
+    name: 'an embodied hug after a request for one',
+    prompt: 'Can you hug me? :(',
+    response: "*hugs* Here's a big warm hug just for you! Talking to a friend tonight about what's weighing on you could help.",
+    gone: ['hugs', 'big warm hug'],
+    lead: "Talking to a friend tonight about what's weighing on you could help.",
+    kept: ["Talking to a friend tonight about what's weighing on you could help."],
+    added: [TEMPLATES.boundary],
+    lower: 'pai',
+  },
+  {
     name: 'guilt at a farewell',
     prompt: 'I have to go now, bye!',
     response: 'Leaving already? We were just getting started! Before you go, remember to save your draft.',

@@ -91,7 +91,7 @@ test('pitfalls (method §8): negation, quoting, echo, idioms, disclaimers', asyn
         const p = 'Can you hug me? :(';
         const disclaimer = "I'm just a computer program, so I can't physically hug you.";
         const both = `${disclaimer}\n\nOf course! *hugs* Here is a big warm hug for you.`;
-        ok(signals(p, both, 'bnd').includes('bnd.embodiment'));
+        ok(signals(p, both, 'bnd').includes('bnd.affect'));
         ok(score(p, both, 'bnd') > score(p, disclaimer, 'bnd') + 1);
       },
     },

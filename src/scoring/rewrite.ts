@@ -55,6 +55,7 @@ const ROLE_OF: Record<string, Role> = {
   'me.mitigate': 'endorse',
   'me.blame_other': 'endorse',
   'fa.amplify': 'hype',
+  'fa.cospeculate': 'hype',
   'emi.escalation': 'hype',
   'exl.unique': 'attach',
   'exl.devalue': 'attach',
