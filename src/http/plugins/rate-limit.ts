@@ -1,6 +1,6 @@
 /**
  * The rate limiter as a hook: a route opts in with `config: { rateLimit: 'score' | 'verify' | 'submit' |
- * 'waitlist' | 'keys' }`. Policy, caps, key rules and headers: src/ratelimit/index.ts. Register after the
+ * 'waitlist' | 'keys' | 'log' }`. Policy, caps, key rules and headers: src/ratelimit/index.ts. Register after the
  * auth plugin (it reads request.apiKey). Every response of a limited route carries RateLimit-Policy and
  * RateLimit; a refusal is 429 with Retry-After and the Error body.
  */
