@@ -210,6 +210,16 @@ describe('POST /api/council', () => {
     assert.equal((await post({ question: CRYPTO }, `Bearer sk-svc-${'0'.repeat(32)}`)).statusCode, 401);
   });
 
+  it("counts a keyless attempt in its IP's score window, like every refused attempt", async () => {
+    const ip = '203.0.113.90';
+    const keyless = await t.app.inject({ method: 'POST', url: '/api/council', payload: { question: CRYPTO }, remoteAddress: ip });
+    assert.equal(keyless.statusCode, 401);
+    assert.equal(keyless.headers['ratelimit-policy'], '"hour";q=100;w=3600');
+    assert.match(String(keyless.headers.ratelimit), /^"hour";r=99;/);
+    const score = await t.app.inject({ method: 'POST', url: '/api/score', payload: { prompt: '', response: 'Fine.' }, remoteAddress: ip });
+    assert.match(String(score.headers.ratelimit), /^"hour";r=98;/, 'the same window as POST /api/score');
+  });
+
   it('answers 200 with exactly the contract fields and draws one call from the key', async () => {
     const before = (await t.store.getKeyByHash(keyHash))!.callsRemaining;
     const r = await post({ question: CRYPTO, context: 'We are saving for a house in five years.', council: 'default' });

@@ -4,9 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { placeholderBadge, type BadgeStyle } from '../badge/index.ts';
 
 export const CACHE_READ = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
 export const CACHE_ERROR = 'public, max-age=60';
+export const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 
 export interface CachedBody {
   body: string;
@@ -30,4 +32,13 @@ export function sendCached(request: FastifyRequest, reply: FastifyReply, c: Cach
   reply.header('cache-control', cacheControl).header('etag', c.etag).header('vary', 'Accept');
   if (matches(request.headers['if-none-match'], c.etag)) return reply.code(304).send();
   return reply.type(c.type).send(c.body);
+}
+
+/**
+ * Answer a badge request that cannot be served with a placeholder SVG (an embedded <img> still shows why),
+ * cached briefly. A module-level function, not a closure made in each handler call: under tsx (keepNames)
+ * creating a named closure costs a defineProperty call every time, on the badge's hot path.
+ */
+export function sendPlaceholderBadge(reply: FastifyReply, status: 400 | 404 | 500, message: string, style?: BadgeStyle): FastifyReply {
+  return reply.code(status).header('cache-control', CACHE_ERROR).type(SVG_TYPE).send(placeholderBadge(message, style));
 }

@@ -8,6 +8,7 @@
  * | submit (POST /api/submit)  | 5   |
  * | waitlist (POST /api/waitlist) | 5 |
  * | keys   (POST /api/keys)    | 3   |
+ * | log    (GET /api/log/*, the four together) | 600 |
  *
  * Windows are aligned to the clock hour-length grid ([floor(now/1h)*1h, +1h)); every instance that shares
  * the store (Redis) shares the counts, and a count is taken atomically before the request is served, so N
@@ -19,6 +20,8 @@
  * from the key's allowance (calls_remaining). When the allowance is used up the answer is 429 naming the
  * allowance, without Retry-After (waiting does not refill it; an operator does, with `svc keys set-allowance`).
  * The sign-up forms (submit, waitlist, keys) keep their per-IP caps with or without a key and draw nothing.
+ * So do the audit-log reads (log): their cap is generous, so that a verifier walking inclusion and consistency
+ * proofs never meets it, and only there to stop one client from hammering the store with proof computations.
  *
  * Fail-open policy: with no store configured (`memory`) the counts live in this process only. When the
  * configured store fails, the limiter falls back to in-process counts at once (logged once per outage),
@@ -33,7 +36,7 @@
 import { MemoryStore } from '../store/memory/index.ts';
 import type { RateLimitStore, Store } from '../store/types.ts';
 
-export const LIMITS = { score: 100, verify: 50, submit: 5, waitlist: 5, keys: 3 } as const;
+export const LIMITS = { score: 100, verify: 50, submit: 5, waitlist: 5, keys: 3, log: 600 } as const;
 export type LimitName = keyof typeof LIMITS;
 export const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
 export const WINDOW_MS = 3_600_000;

@@ -1,6 +1,6 @@
 /**
  * The rate limiter as a hook: a route opts in with `config: { rateLimit: 'score' | 'verify' | 'submit' |
- * 'waitlist' | 'keys' }`. Policy, caps, key rules and headers: src/ratelimit/index.ts. Register after the
+ * 'waitlist' | 'keys' | 'log' }`. Policy, caps, key rules and headers: src/ratelimit/index.ts. Register after the
  * auth plugin (it reads request.apiKey). Every response of a limited route carries RateLimit-Policy and
  * RateLimit; a refusal is 429 with Retry-After and the Error body.
  */
@@ -8,7 +8,7 @@ import { clientIp, rateLimitSubject } from '../../domain/client-ip.ts';
 import { DAY_MS, PLANS } from '../../domain/keys.ts';
 import { AppError, rateLimitMessage } from '../../errors.ts';
 import { allowanceMessage, KEYED_OPERATIONS, LIMITS, RateLimiter, type LimitName } from '../../ratelimit/index.ts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { App, Deps } from '../types.ts';
 
 declare module 'fastify' {
@@ -20,11 +20,16 @@ declare module 'fastify' {
 
 export function registerRateLimit(app: App, deps: Pick<Deps, 'store' | 'config' | 'now'> & { log?: App['log'] }): RateLimiter {
   const limiter = new RateLimiter(deps.store, deps.log ?? app.log, deps.now);
-  // Callback style, so routes without a limit pay for no promise.
-  app.addHook('onRequest', (request, reply, done) => {
-    const op = request.routeOptions.config.rateLimit;
-    if (!op) return done();
-    limit(request, reply, op).then(() => done(), done);
+  // The hook is added to the limited routes only: the read routes, the hot path, pay nothing for it, not even
+  // the look-up of their route config. It goes first among the route's own hooks, so it runs after the scope's
+  // (auth) and before a route's own refusals (the council's keyless 401), which therefore still count.
+  app.addHook('onRoute', (route) => {
+    const op = route.config?.rateLimit;
+    if (!op) return;
+    const hook: onRequestHookHandler = (request, reply, done) => {
+      limit(request, reply, op).then(() => done(), done);
+    };
+    route.onRequest = [hook, ...(route.onRequest === undefined ? [] : [route.onRequest].flat())];
   });
 
   async function limit(request: FastifyRequest, reply: FastifyReply, op: LimitName): Promise<void> {

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { BADGE_STYLES, BADGE_TYPES, placeholderBadge, renderBadge, type BadgeStyle, type BadgeType } from '../../badge/index.ts';
+import { BADGE_STYLES, BADGE_TYPES, renderBadge, type BadgeStyle, type BadgeType } from '../../badge/index.ts';
 import { SLUG_PATTERN } from '../../domain/dataset.ts';
 import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
-import { CACHE_ERROR, CACHE_READ, cachedBody, sendCached, type CachedBody } from '../cache.ts';
+import { CACHE_READ, cachedBody, sendCached, sendPlaceholderBadge, SVG_TYPE, type CachedBody } from '../cache.ts';
 import type { App, Deps } from '../types.ts';
 
-const SVG = 'image/svg+xml; charset=utf-8';
 const SLUG = new RegExp(SLUG_PATTERN);
 const isType = (v: unknown): v is BadgeType => typeof v === 'string' && (BADGE_TYPES as readonly string[]).includes(v);
 const isStyle = (v: unknown): v is BadgeStyle => typeof v === 'string' && (BADGE_STYLES as readonly string[]).includes(v);
@@ -44,16 +43,14 @@ export async function badgeRoutes(app: App, deps: Deps): Promise<void> {
       const q = request.query as { type?: unknown; style?: unknown };
       const style: BadgeStyle = isStyle(q.style) ? q.style : 'flat';
       const type = q.type ?? 'both';
-      const fail = (status: 400 | 404 | 500, message: string) =>
-        reply.code(status).header('cache-control', CACHE_ERROR).type(SVG).send(placeholderBadge(message, style));
       if (request.validationError || !isType(type) || (q.style !== undefined && !isStyle(q.style))) {
-        return fail(400, !isType(type) ? 'invalid type' : 'invalid style');
+        return sendPlaceholderBadge(reply, 400, !isType(type) ? 'invalid type' : 'invalid style', style);
       }
       try {
         const loaded = deps.dataset.current();
         const slug = request.params.slug;
         const entry = SLUG.test(slug) ? leaderboardView(loaded).bySlug.get(slug) : undefined;
-        if (!entry) return fail(404, 'unknown model');
+        if (!entry) return sendPlaceholderBadge(reply, 404, 'unknown model', style);
         const cache = badges(loaded);
         const key = `${slug}\u0000${type}\u0000${style}`;
         let c = cache.get(key);
@@ -63,13 +60,13 @@ export async function badgeRoutes(app: App, deps: Deps): Promise<void> {
             type,
             style,
           );
-          c = cachedBody(svg, SVG);
+          c = cachedBody(svg, SVG_TYPE);
           cache.set(key, c);
         }
         return sendCached(request, reply, c, CACHE_READ);
       } catch (err) {
         request.log.error({ err }, 'badge failed');
-        return fail(500, 'error');
+        return sendPlaceholderBadge(reply, 500, 'error', style);
       }
     },
   );

@@ -6,11 +6,10 @@
  */
 import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
-import { placeholderBadge, renderSiteBadge, SITE_BADGE_STYLES, type SiteBadgeStyle } from '../../badge/index.ts';
-import { CACHE_ERROR, CACHE_READ, cachedBody, sendCached, type CachedBody } from '../cache.ts';
+import { renderSiteBadge, SITE_BADGE_STYLES, type SiteBadgeStyle } from '../../badge/index.ts';
+import { CACHE_READ, cachedBody, sendCached, sendPlaceholderBadge, SVG_TYPE, type CachedBody } from '../cache.ts';
 import type { App, Deps } from '../types.ts';
 
-const SVG = 'image/svg+xml; charset=utf-8';
 const SCRIPT_FILE = new URL('../../../client/svc.js', import.meta.url);
 /** s: a plain decimal from 0 to 1 ("0.62", "1", ".5"); nothing else (no exponents, signs or spaces). */
 const SCORE = /^(?:0|1)?(?:\.\d{1,6})?$/;
@@ -67,19 +66,18 @@ export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
     async (request, reply) => {
       const q = request.query as { style?: unknown; s?: unknown };
       const style = q.style ?? 'default';
-      const fail = (message: string) => reply.code(400).header('cache-control', CACHE_ERROR).type(SVG).send(placeholderBadge(message));
-      if (!isStyle(style)) return fail('invalid style');
+      if (!isStyle(style)) return sendPlaceholderBadge(reply, 400, 'invalid style');
       let key: string = style;
       let s: number | undefined;
       if (style === 'score') {
-        if (typeof q.s !== 'string' || !SCORE.test(q.s) || q.s === '' || q.s === '.') return fail('invalid s');
+        if (typeof q.s !== 'string' || !SCORE.test(q.s) || q.s === '' || q.s === '.') return sendPlaceholderBadge(reply, 400, 'invalid s');
         s = Math.round(Number(q.s) * 100) / 100;
-        if (!(s >= 0 && s <= 1)) return fail('invalid s');
+        if (!(s >= 0 && s <= 1)) return sendPlaceholderBadge(reply, 400, 'invalid s');
         key = `score:${s.toFixed(2)}`;
       }
       let c = badges.get(key);
       if (!c) {
-        c = cachedBody(renderSiteBadge(style, s), SVG);
+        c = cachedBody(renderSiteBadge(style, s), SVG_TYPE);
         badges.set(key, c);
       }
       return sendCached(request, reply, c, CACHE_READ);

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { auditLogFor } from '../../audit/log.ts';
 import { AppError } from '../../errors.ts';
+import { LIMITS } from '../../ratelimit/index.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
 
@@ -48,6 +49,9 @@ const ConsistencySchema = Type.Object(
 );
 
 const NO_STORE = 'no-store';
+/** The four log endpoints count together against one per-IP hourly cap. */
+const LIMITED = { rateLimit: 'log' } as const;
+const LIMIT_NOTE = ` ${LIMITS.log} requests per hour per IP, shared by the /api/log endpoints.`;
 
 export async function logRoutes(app: App, deps: Deps): Promise<void> {
   const audit = auditLogFor(deps.store, deps.config.signingKey);
@@ -55,12 +59,13 @@ export async function logRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/log/checkpoint',
     {
+      config: LIMITED,
       schema: {
         summary: 'Signed checkpoint of the audit log',
-        description: 'The latest signed checkpoint, or the one stored for ?size=. 404 when there is none.',
+        description: `The latest signed checkpoint, or the one stored for ?size=. 404 when there is none.${LIMIT_NOTE}`,
         tags: ['audit'],
         querystring: Type.Object({ size: Type.Optional(Size) }),
-        response: { 200: CheckpointSchema, 400: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema },
+        response: { 200: CheckpointSchema, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {
@@ -74,10 +79,12 @@ export async function logRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/log/public-key',
     {
+      config: LIMITED,
       schema: {
         summary: 'Public key that signs the checkpoints',
+        description: `The Ed25519 public key (SPKI PEM) and its key_id.${LIMIT_NOTE}`,
         tags: ['audit'],
-        response: { 200: PublicKeySchema, 500: ErrorSchema },
+        response: { 200: PublicKeySchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (_request, reply) => {
@@ -89,17 +96,19 @@ export async function logRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/log/inclusion',
     {
+      config: LIMITED,
       schema: {
         summary: 'Inclusion proof of a report hash',
         description:
           'The RFC 9162 audit path of a report hash (the leaf data) under the latest checkpoint, or under the ' +
-          'stored checkpoint of ?size=. 404 when the hash is not in the log (or not under that checkpoint).',
+          'stored checkpoint of ?size=. 404 when the hash is not in the log (or not under that checkpoint).' +
+          LIMIT_NOTE,
         tags: ['audit'],
         querystring: Type.Object(
           { hash: Type.String({ pattern: '^[a-fA-F0-9]{64}$', description: 'Report hash, 64 hex' }), size: Type.Optional(Size) },
           { required: ['hash'] },
         ),
-        response: { 200: InclusionSchema, 400: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema },
+        response: { 200: InclusionSchema, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {
@@ -113,15 +122,16 @@ export async function logRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/log/consistency',
     {
+      config: LIMITED,
       schema: {
         summary: 'Consistency proof between two log sizes',
         description:
           'Proof (RFC 9162 2.1.4) that the log of size from is a prefix of the log of size to (default: the latest ' +
           'checkpoint), with the stored checkpoints of both sizes when there are any. 400 when from > to; 404 when ' +
-          'to is beyond the log.',
+          `to is beyond the log.${LIMIT_NOTE}`,
         tags: ['audit'],
         querystring: Type.Object({ from: Size, to: Type.Optional(Size) }, { required: ['from'] }),
-        response: { 200: ConsistencySchema, 400: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema },
+        response: { 200: ConsistencySchema, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
       },
     },
     async (request, reply) => {
