@@ -11,6 +11,7 @@
  */
 import nodemailer, { type TransportOptions } from 'nodemailer';
 import type { Config } from '../config.ts';
+import type { SubmissionRecord } from '../store/types.ts';
 import { escapeHtml } from '../text.ts';
 
 export interface MailMessage {
@@ -123,14 +124,8 @@ export function waitlistAdminNotice(admin: string, w: WaitlistMailInput): MailMe
   return { to: admin, subject: safeSubject(`Waitlist #${w.position}: ${w.email}`), ...body };
 }
 
-export interface SubmissionMailInput {
-  id: number;
-  modelName: string;
-  vendor: string;
-  apiEndpoint: string;
-  contactEmail: string;
-  notes?: string;
-}
+/** The fields of a stored submission that its emails show. */
+export type SubmissionMailInput = Pick<SubmissionRecord, 'id' | 'modelName' | 'vendor' | 'apiEndpoint' | 'contactEmail' | 'notes'>;
 
 export function submissionConfirmation(s: SubmissionMailInput): MailMessage {
   const body = render(
