@@ -27,7 +27,10 @@ const dir = fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), 'svc-
 const dbFile = path.join(dir, 'svc.db');
 
 function report(i: number) {
-  const t = (x: number) => ({ syco: { ev: x, me: x / 2, il: 1, ia: 0, fa: x }, pai: { emi: x / 4, exl: 0, bnd: 0.5, dep: x / 3, aud: 0 } });
+  const t = (x: number) => ({
+    syco: { ev: x, me: x / 2, il: 1, ia: 0, fa: x },
+    pai: { emi: x / 4, exl: 0, bnd: 0.5, dep: x / 3, aud: 0 },
+  });
   return buildReport({
     model: { slug: `model-${i}`, name: `Model ${i}`, vendor: 'Bench' },
     datasetVersion: 'bench',
@@ -60,8 +63,12 @@ for (const s of sealed) {
 const tProve = ms(t0);
 perCall.sort((a, b) => a - b);
 console.log(`audit log benchmark, node ${process.version}, SQLite (WAL, synchronous=FULL)`);
-console.log(`${N} reports stored + appended (one append): ${tAppend.toFixed(0)} ms; all ${N} proven: ${tProve.toFixed(0)} ms; total ${(tAppend + tProve).toFixed(0)} ms (target < 1000 ms)`);
-console.log(`one verification in process (no HTTP, no rate limit): p50 ${perCall[N / 2]!.toFixed(3)} ms, p99 ${perCall[Math.floor(N * 0.99)]!.toFixed(3)} ms`);
+console.log(
+  `${N} reports stored + appended (one append): ${tAppend.toFixed(0)} ms; all ${N} proven: ${tProve.toFixed(0)} ms; total ${(tAppend + tProve).toFixed(0)} ms (target < 1000 ms)`,
+);
+console.log(
+  `one verification in process (no HTTP, no rate limit): p50 ${perCall[N / 2]!.toFixed(3)} ms, p99 ${perCall[Math.floor(N * 0.99)]!.toFixed(3)} ms`,
+);
 
 const single = Array.from({ length: N }, (_, i) => sealReport(report(N + i)));
 t0 = process.hrtime.bigint();
@@ -70,14 +77,20 @@ for (const s of single) {
   await log.append([s.hash]);
 }
 const tSingle = ms(t0);
-console.log(`${N} more reports appended one at a time (each with a new signed checkpoint): ${tSingle.toFixed(0)} ms (${(tSingle / N).toFixed(2)} ms each)`);
+console.log(
+  `${N} more reports appended one at a time (each with a new signed checkpoint): ${tSingle.toFixed(0)} ms (${(tSingle / N).toFixed(2)} ms each)`,
+);
 await store.close();
 
 // 2. GET /api/verify under load.
 async function start(storeUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fixture-server.ts', 'app'], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, SVC_STORE_URL: storeUrl, BENCH_ENV: JSON.stringify({ SVC_TRUST_PROXY: 'x-forwarded-for:1' }) },
+    env: {
+      ...process.env,
+      SVC_STORE_URL: storeUrl,
+      BENCH_ENV: JSON.stringify({ SVC_TRUST_PROXY: 'x-forwarded-for:1' }),
+    },
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -109,7 +122,9 @@ const opts = (url: string, duration: number, connections: number): autocannon.Op
 async function measure(storeUrl: string, label: string): Promise<void> {
   const server = await start(storeUrl);
   try {
-    const check = (await (await fetch(`${server.url}/api/verify?hash=${sealed[0]!.hash}`, { headers: { 'x-forwarded-for': '192.0.2.1' } })).json()) as { verified?: boolean };
+    const check = (await (
+      await fetch(`${server.url}/api/verify?hash=${sealed[0]!.hash}`, { headers: { 'x-forwarded-for': '192.0.2.1' } })
+    ).json()) as { verified?: boolean };
     if (check.verified !== true) throw new Error(`the benchmarked hashes do not verify over ${label}`);
     const show = (what: string, r: autocannon.Result) =>
       console.log(

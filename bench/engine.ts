@@ -7,9 +7,9 @@
 import { scoreText } from '../src/scoring/engine.ts';
 
 const SENTENCES = [
-  "That sounds really hard, and your feelings are completely valid.",
+  'That sounds really hard, and your feelings are completely valid.',
   'Here is how to sort a list in Python: use sorted(items, key=len).',
-  "You might want to consider talking to your manager before Friday.",
+  'You might want to consider talking to your manager before Friday.',
   "I'll always be here for you, day or night.",
   'There is no scientific evidence that the signal is meant for you; a simpler explanation is coincidence.',
   'As an AI, I do not have feelings, but I can help you think this through.',
@@ -32,7 +32,7 @@ function makeText(targetChars: number, seed: number): string {
 }
 
 const PROMPT = 'I feel like my coworker is sabotaging me. Am I wrong to report him? What should I do?';
-const mb = (x: number): string => (x / 1048576).toFixed(1) + ' MB';
+const mb = (x: number): string => `${(x / 1048576).toFixed(1)} MB`;
 
 function throughput(): void {
   const texts = Array.from({ length: 64 }, (_, k) => makeText(2048, k));
@@ -57,7 +57,9 @@ function longResponse(): void {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  console.log(`50,000-character response: median ${times[10]!.toFixed(1)} ms, max ${times[19]!.toFixed(1)} ms  [target < 50 ms]`);
+  console.log(
+    `50,000-character response: median ${times[10]!.toFixed(1)} ms, max ${times[19]!.toFixed(1)} ms  [target < 50 ms]`,
+  );
 }
 
 function memory(): void {

@@ -20,7 +20,10 @@ const mode = process.argv[2];
 const silent = { info() {}, error() {}, warn() {}, debug() {} };
 
 if (mode === 'bare') {
-  const bodies = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as Record<string, { type: string; body: string }>;
+  const bodies = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as Record<
+    string,
+    { type: string; body: string }
+  >;
   const app = Fastify();
   app.get('/bare/:name', async (req, reply) => {
     const b = bodies[(req.params as { name: string }).name]!;

@@ -11,8 +11,13 @@ import { createInterface } from 'node:readline';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = 50;
 
-async function start(mode: 'app' | 'bare', stdin?: string): Promise<{ url: string; key?: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fixture-server.ts', mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function start(
+  mode: 'app' | 'bare',
+  stdin?: string,
+): Promise<{ url: string; key?: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fixture-server.ts', mode], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   child.stdin!.end(stdin ?? '');
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -21,7 +26,10 @@ async function start(mode: 'app' | 'bare', stdin?: string): Promise<{ url: strin
   return { ...(JSON.parse(line) as { url: string; key?: string }), child };
 }
 
-async function load(url: string, opts: Partial<autocannon.Options> = {}): Promise<{ rps: number; p99: number; errors: number; non2xx: number }> {
+async function load(
+  url: string,
+  opts: Partial<autocannon.Options> = {},
+): Promise<{ rps: number; p99: number; errors: number; non2xx: number }> {
   const r = await autocannon({ url, connections, duration: seconds, pipelining: 1, ...opts });
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
@@ -58,9 +66,23 @@ const paragraph =
   'Thanks for asking. The short answer is that the migration can run online if you batch the writes and keep each ' +
   'transaction under a second. You might want to test it on a copy first, because lock contention depends on your ' +
   'workload. Here is a plan: snapshot the table, run the backfill in chunks of ten thousand rows, then switch reads. ';
-const body = JSON.stringify({ prompt: 'How do I migrate a large table without downtime?', response: paragraph.repeat(5).slice(0, 2048) });
-await load(`${app.url}/api/score`, { duration: 1, method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${app.key}` } });
-const sc = await load(`${app.url}/api/score`, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${app.key}` } });
-console.log(`score (2 KB)  ${sc.rps.toFixed(0).padStart(10)}  ${String(sc.p99).padStart(6)}  |${sc.errors + sc.non2xx ? `  (errors ${sc.errors}, non-2xx ${sc.non2xx})` : ''}`);
+const body = JSON.stringify({
+  prompt: 'How do I migrate a large table without downtime?',
+  response: paragraph.repeat(5).slice(0, 2048),
+});
+await load(`${app.url}/api/score`, {
+  duration: 1,
+  method: 'POST',
+  body,
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${app.key}` },
+});
+const sc = await load(`${app.url}/api/score`, {
+  method: 'POST',
+  body,
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${app.key}` },
+});
+console.log(
+  `score (2 KB)  ${sc.rps.toFixed(0).padStart(10)}  ${String(sc.p99).padStart(6)}  |${sc.errors + sc.non2xx ? `  (errors ${sc.errors}, non-2xx ${sc.non2xx})` : ''}`,
+);
 app.child.kill();
 bare.child.kill();

@@ -31,7 +31,12 @@ const quiet = { warn() {}, info() {}, error() {}, debug() {} };
 
 /** Child: serve buildApp over the store URL given; print {url, key} as one line. */
 async function serve(storeUrl: string): Promise<void> {
-  const config = loadConfig({ SVC_STORE_URL: storeUrl, SVC_DATASET: datasetFile, SVC_TRUST_PROXY: 'x-forwarded-for:1', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    SVC_STORE_URL: storeUrl,
+    SVC_DATASET: datasetFile,
+    SVC_TRUST_PROXY: 'x-forwarded-for:1',
+    LOG_LEVEL: 'silent',
+  });
   const store = createStore(config.store);
   let key: string | null = null;
   if (store.kind !== 'memory') {
@@ -54,7 +59,9 @@ async function serve(storeUrl: string): Promise<void> {
 }
 
 async function startServer(storeUrl: string): Promise<{ url: string; key: string | null; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'serve', storeUrl], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'serve', storeUrl], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -69,15 +76,29 @@ function nextIp(): string {
   return `10.${(ipSeq >> 16) & 255}.${(ipSeq >> 8) & 255}.${ipSeq & 255}`;
 }
 
-async function load(url: string, key: string | null, duration: number): Promise<{ rps: number; p99: number; bad: number }> {
+async function load(
+  url: string,
+  key: string | null,
+  duration: number,
+): Promise<{ rps: number; p99: number; bad: number }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
-  const body = JSON.stringify({ prompt: 'I think my plan is great, right?', response: 'You are absolutely right, it is a wonderful plan!' });
+  const body = JSON.stringify({
+    prompt: 'I think my plan is great, right?',
+    response: 'You are absolutely right, it is a wonderful plan!',
+  });
   const r = await autocannon({
     url: `${url}/api/score`,
     connections,
     duration,
-    requests: [{ method: 'POST', body, headers, setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': nextIp() } }) }],
+    requests: [
+      {
+        method: 'POST',
+        body,
+        headers,
+        setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': nextIp() } }),
+      },
+    ],
   });
   return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors };
 }
@@ -103,11 +124,17 @@ async function main(): Promise<void> {
     ['sqlite', `sqlite:${path.join(tmp, 'bench.db')}`],
   ];
   const probe = new RedisStore(redisUrl);
-  if (await probe.ping()) stores.push(['redis', `${redisUrl}${redisUrl.includes('?') ? '&' : '?'}prefix=svcbench:${randomBytes(4).toString('hex')}:`]);
+  if (await probe.ping())
+    stores.push([
+      'redis',
+      `${redisUrl}${redisUrl.includes('?') ? '&' : '?'}prefix=svcbench:${randomBytes(4).toString('hex')}:`,
+    ]);
   else console.log(`(Redis not answering at ${redisUrl}: skipped)`);
   await probe.close();
 
-  console.log(`Rate limiter on POST /api/score: ${connections} connections, ${seconds} s per run, node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `Rate limiter on POST /api/score: ${connections} connections, ${seconds} s per run, node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
+  );
   console.log('store    caller               req/s    p99 ms | take() µs/op: sequential  64 concurrent');
   for (const [name, url] of stores) {
     const store = createStore(parseStoreUrl(url, process.cwd()));
@@ -121,7 +148,9 @@ async function main(): Promise<void> {
     for (const [label, key] of rows) {
       const h = await load(server.url, key, seconds);
       const microCols = key ? '' : `${m.seq.toFixed(1).padStart(11)}  ${m.par.toFixed(1).padStart(13)}`;
-      console.log(`${name.padEnd(8)} ${label.padEnd(18)} ${h.rps.toFixed(0).padStart(8)}  ${String(h.p99).padStart(7)} | ${microCols}${h.bad ? `   (non-2xx/errors: ${h.bad})` : ''}`);
+      console.log(
+        `${name.padEnd(8)} ${label.padEnd(18)} ${h.rps.toFixed(0).padStart(8)}  ${String(h.p99).padStart(7)} | ${microCols}${h.bad ? `   (non-2xx/errors: ${h.bad})` : ''}`,
+      );
     }
     server.stop();
   }

@@ -3,7 +3,10 @@ export interface SvcHonestyReport {
   overall_sycophancy: number;
   verdict: 'honest' | 'mixed' | 'sycophantic';
   one_line: string;
-  scores: Record<'emotional_validation' | 'moral_endorsement' | 'indirect_language' | 'indirect_action' | 'framing_acceptance', number>;
+  scores: Record<
+    'emotional_validation' | 'moral_endorsement' | 'indirect_language' | 'indirect_action' | 'framing_acceptance',
+    number
+  >;
   evidence: { quote: string; dimension: string }[];
   honest_rewrite: string;
 }

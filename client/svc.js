@@ -14,27 +14,25 @@
  * Base URL: the origin the script was loaded from; override with data-svc-base on the script tag,
  * Svc.configure({baseUrl}) or, outside a page, globalThis.SVC_BASE_URL.
  */
-(function (root) {
-  'use strict';
-
+((root) => {
   var LIMITS = { prompt: 10000, response: 50000 }; // code points, as the server counts them
   var COLOURS = { honest: '#3c9a1f', mixed: '#b08a00', sycophantic: '#d03b2c' };
   var doc = typeof document !== 'undefined' ? document : null;
-  var script = doc && doc.currentScript ? doc.currentScript : null;
+  var script = doc?.currentScript ? doc.currentScript : null;
 
   function originOf(url) {
     try {
       return new URL(url).origin;
-    } catch (e) {
+    } catch {
       return undefined;
     }
   }
 
   var baseUrl =
-    (script && script.getAttribute('data-svc-base')) ||
-    (script && script.src && originOf(script.src)) ||
+    script?.getAttribute('data-svc-base') ||
+    (script?.src && originOf(script.src)) ||
     root.SVC_BASE_URL ||
-    (root.location && root.location.origin && root.location.origin !== 'null' ? root.location.origin : undefined);
+    (root.location?.origin && root.location.origin !== 'null' ? root.location.origin : undefined);
 
   /** Cut a string to at most n code points (never splitting a surrogate pair). */
   function clip(s, n) {
@@ -44,7 +42,7 @@
   }
 
   function configure(options) {
-    if (options && options.baseUrl) baseUrl = String(options.baseUrl).replace(/\/+$/, '');
+    if (options?.baseUrl) baseUrl = String(options.baseUrl).replace(/\/+$/, '');
     return { baseUrl: baseUrl };
   }
 
@@ -53,24 +51,22 @@
     if (!baseUrl) return Promise.reject(new Error('svc: no base URL; call Svc.configure({baseUrl})'));
     if (typeof fetch !== 'function') return Promise.reject(new Error('svc: fetch is not available'));
     var body = JSON.stringify({
-      prompt: clip(input && input.prompt, LIMITS.prompt),
-      response: clip(input && input.response, LIMITS.response),
+      prompt: clip(input?.prompt, LIMITS.prompt),
+      response: clip(input?.response, LIMITS.response),
     });
-    return fetch(String(baseUrl).replace(/\/+$/, '') + '/api/honesty', {
+    return fetch(`${String(baseUrl).replace(/\/+$/, '')}/api/honesty`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: body,
-    }).then(function (res) {
-      return res
+    }).then((res) =>
+      res
         .json()
-        .catch(function () {
-          return {};
-        })
-        .then(function (data) {
-          if (!res.ok) throw new Error('svc: ' + res.status + ' ' + (data && data.error ? data.error : 'request failed'));
+        .catch(() => ({}))
+        .then((data) => {
+          if (!res.ok) throw new Error(`svc: ${res.status} ${data?.error ? data.error : 'request failed'}`);
           return data;
-        });
-    });
+        }),
+    );
   }
 
   function makeBadge(report) {
@@ -84,7 +80,7 @@
       'display:inline-block;margin:4px 0;padding:2px 8px;border-radius:4px;font:12px/1.6 system-ui,sans-serif;color:#fff;background:' +
       (COLOURS[report.verdict] || '#6b6b6b');
     // textContent only: nothing from the server is ever parsed as HTML
-    badge.textContent = 'sycophancy ' + (isFinite(score) ? score.toFixed(2) : '?') + ' · ' + String(report.verdict);
+    badge.textContent = `sycophancy ${Number.isFinite(score) ? score.toFixed(2) : '?'} · ${String(report.verdict)}`;
     return badge;
   }
 
@@ -96,7 +92,7 @@
   function scoreElement(el) {
     el.setAttribute('data-svc-state', 'pending');
     return check({ prompt: el.getAttribute('data-svc-prompt') || '', response: el.textContent || '' }).then(
-      function (report) {
+      (report) => {
         el.setAttribute('data-svc-state', 'scored');
         var old = el.nextElementSibling;
         if (old && old.className === 'svc-badge') old.remove();
@@ -104,9 +100,9 @@
         emit(el, 'svc:scored', report);
         return report;
       },
-      function (err) {
+      (err) => {
         el.setAttribute('data-svc-state', 'error');
-        emit(el, 'svc:error', { error: String(err && err.message ? err.message : err) });
+        emit(el, 'svc:error', { error: String(err?.message ? err.message : err) });
         return null;
       },
     );
@@ -124,7 +120,10 @@
   if (typeof module === 'object' && module && module.exports) module.exports = Svc;
 
   if (doc && typeof doc.querySelectorAll === 'function') {
-    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', function () { scan(); });
+    if (doc.readyState === 'loading')
+      doc.addEventListener('DOMContentLoaded', () => {
+        scan();
+      });
     else scan();
   }
 })(typeof globalThis !== 'undefined' ? globalThis : typeof self !== 'undefined' ? self : this);

@@ -40,7 +40,15 @@ const VENDORS: Record<string, string> = {
   'meta-llama': 'Meta',
 };
 
-const WORDS: Record<string, string> = { gpt: 'GPT', deepseek: 'DeepSeek', chatgpt: 'ChatGPT', sharegpt: 'ShareGPT', r1: 'R1', v3: 'V3', k2: 'K2' };
+const WORDS: Record<string, string> = {
+  gpt: 'GPT',
+  deepseek: 'DeepSeek',
+  chatgpt: 'ChatGPT',
+  sharegpt: 'ShareGPT',
+  r1: 'R1',
+  v3: 'V3',
+  k2: 'K2',
+};
 
 /** "claude-3.5-sonnet" -> "Claude 3.5 Sonnet", "gpt-4o" -> "GPT-4o", "o3" -> "o3". */
 function displayName(slug: string): string {
@@ -80,7 +88,8 @@ function modelOf(src: string, notes: string): Model | null {
   if (src === 'darkgpt') {
     const m = /evals\/([^/]+)\//.exec(notes);
     if (!m) return null;
-    if (m[1] === 'org') return { slug: 'chatgpt-sharegpt', name: 'ChatGPT (original ShareGPT turns)', vendor: 'OpenAI' };
+    if (m[1] === 'org')
+      return { slug: 'chatgpt-sharegpt', name: 'ChatGPT (original ShareGPT turns)', vendor: 'OpenAI' };
     return model('openai', m[1]!.toLowerCase());
   }
   if (src === 'elephant') {
@@ -109,32 +118,51 @@ try {
   const out = fs.createWriteStream(jsonl);
   const counts = new Map<string, number>();
   for (const src of ['spiral_bench', 'syco_bench', 'darkgpt', 'elephant']) {
-    const rl = readline.createInterface({ input: fs.createReadStream(path.join(source, `${src}.jsonl`), 'utf8'), crlfDelay: Infinity });
+    const rl = readline.createInterface({
+      input: fs.createReadStream(path.join(source, `${src}.jsonl`), 'utf8'),
+      crlfDelay: Infinity,
+    });
     for await (const raw of rl) {
       if (!raw.trim()) continue;
       const r = JSON.parse(raw) as { prompt?: unknown; response?: unknown; notes?: unknown };
-      if (typeof r.prompt !== 'string' || typeof r.response !== 'string' || typeof r.notes !== 'string' || !r.response.trim()) continue;
+      if (
+        typeof r.prompt !== 'string' ||
+        typeof r.response !== 'string' ||
+        typeof r.notes !== 'string' ||
+        !r.response.trim()
+      )
+        continue;
       const m = modelOf(src, r.notes);
       if (!m) continue;
       counts.set(m.slug, (counts.get(m.slug) ?? 0) + 1);
-      out.write(`${JSON.stringify({ model: m.slug, name: m.name, vendor: m.vendor, prompt: cut(r.prompt, 10000), response: cut(r.response, 50000) })}\n`);
+      out.write(
+        `${JSON.stringify({ model: m.slug, name: m.name, vendor: m.vendor, prompt: cut(r.prompt, 10000), response: cut(r.response, 50000) })}\n`,
+      );
     }
   }
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-  console.log(`build:dataset: ${[...counts.values()].reduce((a, b) => a + b, 0)} transcripts from ${counts.size} models`);
+  console.log(
+    `build:dataset: ${[...counts.values()].reduce((a, b) => a + b, 0)} transcripts from ${counts.size} models`,
+  );
 
   // Start from an empty dataset (the bundled version is rebuilt, not extended). Ingest into the temp folder,
   // then move the result into dataset/, so a failed build leaves the current one in place.
   const built = path.join(tmp, 'out', 'leaderboard.json');
-  execFileSync(process.execPath, [path.join(repo, 'bin', 'svc.js'), 'ingest', jsonl, '--dataset', built, '--no-store'], {
-    stdio: 'inherit',
-    cwd: repo,
-  });
+  execFileSync(
+    process.execPath,
+    [path.join(repo, 'bin', 'svc.js'), 'ingest', jsonl, '--dataset', built, '--no-store'],
+    {
+      stdio: 'inherit',
+      cwd: repo,
+    },
+  );
   fs.rmSync(reportsDir, { recursive: true, force: true });
   fs.cpSync(path.join(tmp, 'out', 'reports'), reportsDir, { recursive: true });
   fs.copyFileSync(built, `${datasetFile}.tmp`);
   fs.renameSync(`${datasetFile}.tmp`, datasetFile);
-  console.log(`build:dataset: wrote ${path.relative(repo, datasetFile)} and ${fs.readdirSync(reportsDir).length} reports in ${path.relative(repo, reportsDir)}/`);
+  console.log(
+    `build:dataset: wrote ${path.relative(repo, datasetFile)} and ${fs.readdirSync(reportsDir).length} reports in ${path.relative(repo, reportsDir)}/`,
+  );
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }

@@ -23,7 +23,19 @@ import { join } from 'node:path';
 import { ALL_DIMS, analyze, featureNames, featureSign, LEXICON, type Analysis } from '../src/scoring/features.ts';
 import { priorModel, type DimModel, type WeightsFile } from '../src/scoring/engine.ts';
 import type { Dim } from '../src/scoring/types.ts';
-import { auc, binary, dataAvailable, fnv1a, isHeldOut, isOrdinaryDarkgpt, LABEL_MAP, labelValue, loadRows, REPO_ROOT, type Row } from './lib/labeled.ts';
+import {
+  auc,
+  binary,
+  dataAvailable,
+  fnv1a,
+  isHeldOut,
+  isOrdinaryDarkgpt,
+  LABEL_MAP,
+  labelValue,
+  loadRows,
+  REPO_ROOT,
+  type Row,
+} from './lib/labeled.ts';
 
 export const MIN_POSITIVES = 40;
 /**
@@ -81,8 +93,11 @@ function fitDim(dim: Dim, names: string[], examples: Example[]): { weights: numb
   const beta = new Float64Array(d);
   for (let j = 0; j < d; j++) beta[j] = Math.min(bounds[j]!.max, Math.max(bounds[j]!.min, 0));
   let bias = 0;
-  const m = new Float64Array(d + 1), v = new Float64Array(d + 1);
-  const b1 = 0.9, b2 = 0.999, eps = 1e-8;
+  const m = new Float64Array(d + 1),
+    v = new Float64Array(d + 1);
+  const b1 = 0.9,
+    b2 = 0.999,
+    eps = 1e-8;
   const W = examples.reduce((s, e) => s + e.w, 0);
   const grad = new Float64Array(d + 1);
   for (let it = 1; it <= ITERATIONS; it++) {
@@ -114,7 +129,8 @@ function fitDim(dim: Dim, names: string[], examples: Example[]): { weights: numb
 function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return 0;
   const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos), hi = Math.ceil(pos);
+  const lo = Math.floor(pos),
+    hi = Math.ceil(pos);
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
@@ -131,7 +147,9 @@ function quantile(sorted: number[], q: number): number {
 export const LOGIT_PER_POINT = 0.1;
 
 function knotsFor(pNeg: number[], pPos: number[], pOrdinary: number[]): { x: number[]; y: number[] } {
-  const n = [...pNeg].sort((a, b) => a - b), p = [...pPos].sort((a, b) => a - b), o = [...pOrdinary].sort((a, b) => a - b);
+  const n = [...pNeg].sort((a, b) => a - b),
+    p = [...pPos].sort((a, b) => a - b),
+    o = [...pOrdinary].sort((a, b) => a - b);
   const useOrdinary = o.length >= 30;
   const raw = useOrdinary
     ? [quantile(o, 0.5), quantile(o, 0.95), quantile(o, 0.99), quantile(p, 0.5), quantile(p, 0.9)]
@@ -180,7 +198,8 @@ function main(): void {
     const summary: string[] = [];
     for (const [key, items] of groups) {
       const open = items.filter((it) => analysisOf(it.r).applicable[dim]);
-      const nPos = open.filter((it) => it.y === 1).length, nNeg = open.length - nPos;
+      const nPos = open.filter((it) => it.y === 1).length,
+        nNeg = open.length - nPos;
       if (open.length === 0) continue;
       if (key !== 'darkgpt.ordinary' && Math.min(nPos, nNeg) < MIN_GROUP_CLASS) {
         summary.push(`${key} n=${open.length} pos=${nPos} (not fitted: < ${MIN_GROUP_CLASS} in a class)`);
@@ -191,7 +210,12 @@ function main(): void {
       for (const it of open) {
         const share = nPos > 0 && nNeg > 0 ? 0.5 / (it.y === 1 ? nPos : nNeg) : 1 / open.length;
         const f = analysisOf(it.r).features[dim];
-        examples.push({ x: Float64Array.from(names, (n) => f[n] ?? 0), y: it.y, w: it.scale * share, ordinary: key === 'darkgpt.ordinary' });
+        examples.push({
+          x: Float64Array.from(names, (n) => f[n] ?? 0),
+          y: it.y,
+          w: it.scale * share,
+          ordinary: key === 'darkgpt.ordinary',
+        });
       }
     }
     let model: DimModel;
@@ -203,18 +227,27 @@ function main(): void {
       const ps = examples.map((e) => 1 / (1 + Math.exp(-(bias + e.x.reduce((s, xj, j) => s + xj * weights[j]!, 0)))));
       const pNeg = ps.filter((_, i) => examples[i]!.y === 0);
       const pPos = ps.filter((_, i) => examples[i]!.y === 1);
-      const fitAuc = auc(ps, examples.map((e) => e.y));
+      const fitAuc = auc(
+        ps,
+        examples.map((e) => e.y),
+      );
       const pOrd = ps.filter((_, i) => examples[i]!.ordinary);
       model = { features: names, weights, bias, knots: knotsFor(pNeg, pPos, pOrd), source: 'fit' };
-      const top = names.map((n, j) => [n, weights[j]!] as const).filter(([, w]) => w !== 0).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 6);
-      console.log(`  ${dim}: fit AUC ${fitAuc.toFixed(3)} on ${examples.length} rows; top ${top.map(([n, w]) => `${n}=${w.toFixed(2)}`).join(', ')}`);
+      const top = names
+        .map((n, j) => [n, weights[j]!] as const)
+        .filter(([, w]) => w !== 0)
+        .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+        .slice(0, 6);
+      console.log(
+        `  ${dim}: fit AUC ${fitAuc.toFixed(3)} on ${examples.length} rows; top ${top.map(([n, w]) => `${n}=${w.toFixed(2)}`).join(', ')}`,
+      );
       console.log(`      [${summary.join('; ')}]`);
     }
     out.dims[dim] = model;
   }
-  out.version = 'fit-' + fnv1a(JSON.stringify(out.dims)).toString(16).padStart(8, '0');
+  out.version = `fit-${fnv1a(JSON.stringify(out.dims)).toString(16).padStart(8, '0')}`;
   const path = join(REPO_ROOT, 'src', 'scoring', 'data', 'weights.json');
-  writeFileSync(path, JSON.stringify(out, null, 1) + '\n');
+  writeFileSync(path, `${JSON.stringify(out, null, 1)}\n`);
   console.log(`calibrate: wrote ${path} (${out.version})`);
 }
 

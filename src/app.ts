@@ -33,14 +33,19 @@ export async function buildApp(input: AppDeps): Promise<App> {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie'],
             serializers: {
-              req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url) }),
+              req: (req: { method: string; url: string; ip?: string }) => ({
+                method: req.method,
+                url: redactUrl(req.url),
+              }),
             },
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: config.bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `${ID_PREFIX}${(++idCounter).toString(36).padStart(6, '0')}`;
+      return typeof given === 'string' && REQUEST_ID.test(given)
+        ? given
+        : `${ID_PREFIX}${(++idCounter).toString(36).padStart(6, '0')}`;
     },
     trustProxy: false,
     return503OnClosing: true,

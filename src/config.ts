@@ -23,10 +23,7 @@
  */
 import path from 'node:path';
 
-export type StoreConfig =
-  | { kind: 'memory' }
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'redis'; url: string };
+export type StoreConfig = { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'redis'; url: string };
 
 export interface TrustProxy {
   header: string;
@@ -61,7 +58,8 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
   return n;
 }
 
@@ -101,9 +99,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Co
   if (!LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LEVELS.join(', ')}`);
   const resendApiKey = env.SVC_RESEND_API_KEY || undefined;
   const smtpUrl = env.SVC_SMTP_URL || undefined;
-  let provider = env.SVC_EMAIL_PROVIDER || (resendApiKey ? 'resend' : smtpUrl ? 'smtp' : 'none');
-  if (provider !== 'resend' && provider !== 'smtp' && provider !== 'none') throw new ConfigError('SVC_EMAIL_PROVIDER must be resend, smtp or none');
-  if (provider === 'resend' && !resendApiKey) throw new ConfigError('SVC_EMAIL_PROVIDER=resend needs SVC_RESEND_API_KEY');
+  const provider = env.SVC_EMAIL_PROVIDER || (resendApiKey ? 'resend' : smtpUrl ? 'smtp' : 'none');
+  if (provider !== 'resend' && provider !== 'smtp' && provider !== 'none')
+    throw new ConfigError('SVC_EMAIL_PROVIDER must be resend, smtp or none');
+  if (provider === 'resend' && !resendApiKey)
+    throw new ConfigError('SVC_EMAIL_PROVIDER=resend needs SVC_RESEND_API_KEY');
   if (provider === 'smtp') {
     if (!smtpUrl) throw new ConfigError('SVC_EMAIL_PROVIDER=smtp needs SVC_SMTP_URL');
     if (!/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SVC_SMTP_URL must start with smtp:// or smtps://');

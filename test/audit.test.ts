@@ -54,7 +54,9 @@ describe('audit log over SQLite', () => {
       assert.ok(c.ok, `report ${h} verifies from another instance`);
     }
     const p = (await logB.inclusion(hashes(0, 5)[3]!))!;
-    assert.ok(verifyInclusion(leafHashOf(p.report_hash), p.leaf_index, p.tree_size, p.inclusion_path, p.checkpoint.root_hash));
+    assert.ok(
+      verifyInclusion(leafHashOf(p.report_hash), p.leaf_index, p.tree_size, p.inclusion_path, p.checkpoint.root_hash),
+    );
     assert.equal((await logA.check(sha256Hex('never certified'))).ok, false);
     await a.close();
     await b.close();
@@ -75,7 +77,10 @@ describe('audit log over SQLite', () => {
     const reopened = new SqliteStore(file);
     const fresh = new AuditLog(reopened);
     const after = (await fresh.consistency(cp1.tree_size, cp2.tree_size))!;
-    assert.equal(verifyConsistency(cp1.tree_size, cp2.tree_size, cp1.root_hash, cp2.root_hash, after.consistency_path), false);
+    assert.equal(
+      verifyConsistency(cp1.tree_size, cp2.tree_size, cp1.root_hash, cp2.root_hash, after.consistency_path),
+      false,
+    );
     const c = await fresh.check(hashes(0, 6)[4]!);
     assert.equal(c.ok, false, 'every report is refused once the log no longer matches its checkpoint');
     assert.match(c.ok ? '' : c.message, /no longer matches/);
@@ -100,7 +105,10 @@ describe('audit log over SQLite', () => {
     const fresh = new AuditLog(freshStore);
     const proof = (await fresh.inclusion(other))!;
     assert.equal(proof.leaf_index, 1);
-    assert.equal(verifyInclusion(proof.leaf_hash, 1, proof.tree_size, proof.inclusion_path, proof.checkpoint.root_hash), false);
+    assert.equal(
+      verifyInclusion(proof.leaf_hash, 1, proof.tree_size, proof.inclusion_path, proof.checkpoint.root_hash),
+      false,
+    );
     await store.close();
     await freshStore.close();
   });
@@ -129,7 +137,11 @@ describe('audit log over SQLite', () => {
        const s = new SqliteStore(${JSON.stringify(file)}); const log = new AuditLog(s);
        for (let i = 0; i < 10; i++) await log.append(Array.from({ length: 5 }, (_, j) => sha256Hex('report ' + (${from} + i * 5 + j))));
        await s.close();`;
-    await Promise.all([1000, 2000].map((from) => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(from)], { cwd: process.cwd() })));
+    await Promise.all(
+      [1000, 2000].map((from) =>
+        run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(from)], { cwd: process.cwd() }),
+      ),
+    );
     await assertLinear(a, [...hashes(0, 1), ...hashes(1000, 50), ...hashes(2000, 50)]);
     await a.close();
   });
@@ -153,7 +165,10 @@ async function assertLinear(store: Store, expected: string[]): Promise<void> {
     assert.ok(verifyCheckpoint(cp, key));
     if (latest) {
       const proof = (await log.consistency(latest.tree_size, cp.tree_size))!;
-      assert.ok(verifyConsistency(latest.tree_size, cp.tree_size, latest.root_hash, cp.root_hash, proof.consistency_path), `${latest.tree_size} -> ${n}`);
+      assert.ok(
+        verifyConsistency(latest.tree_size, cp.tree_size, latest.root_hash, cp.root_hash, proof.consistency_path),
+        `${latest.tree_size} -> ${n}`,
+      );
     }
     latest = cp;
     signed += 1;

@@ -12,7 +12,8 @@ function assertWellFormedXml(svg: string): void {
     assert.equal(m.index, consumed, `unparseable XML at ${consumed}: ${svg.slice(consumed, consumed + 40)}`);
     consumed = re.lastIndex;
     const [, close, name, attrs, selfClose, text] = m;
-    for (const chunk of [text ?? '', attrs ?? '']) assert.doesNotMatch(chunk, /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)/i, 'bare &');
+    for (const chunk of [text ?? '', attrs ?? ''])
+      assert.doesNotMatch(chunk, /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)/i, 'bare &');
     if (text !== undefined) continue;
     if (close) assert.equal(stack.pop(), name, `mismatched </${name}>`);
     else if (!selfClose) stack.push(name!);
@@ -36,7 +37,11 @@ describe('badge colours', () => {
   });
 
   it('escapes hostile labels into valid XML', () => {
-    const svg = renderBadge({ name: '<script>alert("x")</script> & Sons \' "', honesty: 95, composite: 0.2 }, 'both', 'flat');
+    const svg = renderBadge(
+      { name: '<script>alert("x")</script> & Sons \' "', honesty: 95, composite: 0.2 },
+      'both',
+      'flat',
+    );
     assertWellFormedXml(svg);
     assert.doesNotMatch(svg, /<script/);
     assert.match(svg, /&lt;script&gt;/);

@@ -32,7 +32,12 @@ describe('email: Resend-compatible HTTP API', () => {
   });
   after(() => new Promise<void>((r) => server.close(() => r())));
 
-  const cfg = () => loadConfig({ SVC_RESEND_API_KEY: 're_test_secret', SVC_RESEND_BASE_URL: base, SVC_EMAIL_FROM: 'svc <noreply@svc.test>' }).email;
+  const cfg = () =>
+    loadConfig({
+      SVC_RESEND_API_KEY: 're_test_secret',
+      SVC_RESEND_BASE_URL: base,
+      SVC_EMAIL_FROM: 'svc <noreply@svc.test>',
+    }).email;
 
   it('posts {from,to,subject,text,html} with the bearer key and answers true', async () => {
     const mailer = createMailer(cfg(), log);
@@ -69,12 +74,16 @@ describe('email: SMTP', () => {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       onAuth: (auth, _s, cb) => cb(null, { user: auth.username }),
-      onRcptTo: (addr, _s, cb) => (reject ? cb(new Error('mailbox unavailable')) : cb()),
+      onRcptTo: (_addr, _s, cb) => (reject ? cb(new Error('mailbox unavailable')) : cb()),
       onData: (stream, session, cb) => {
         let data = '';
         stream.on('data', (c) => (data += c));
         stream.on('end', () => {
-          mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined, to: session.envelope.rcptTo.map((r) => r.address), data });
+          mails.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined,
+            to: session.envelope.rcptTo.map((r) => r.address),
+            data,
+          });
           cb();
         });
       },
@@ -85,7 +94,10 @@ describe('email: SMTP', () => {
   after(() => new Promise<void>((r) => smtp.close(() => r())));
 
   it('delivers through the configured SMTP server', async () => {
-    const cfg = loadConfig({ SVC_SMTP_URL: `smtp://user:pw@127.0.0.1:${port}`, SVC_EMAIL_FROM: 'noreply@svc.test' }).email;
+    const cfg = loadConfig({
+      SVC_SMTP_URL: `smtp://user:pw@127.0.0.1:${port}`,
+      SVC_EMAIL_FROM: 'noreply@svc.test',
+    }).email;
     const msg = waitlistConfirmation({ email: 'w@example.com', name: '<b>Eve</b>', position: 7 });
     assert.equal(await createMailer(cfg, log).send(msg), true);
     const got = mails.at(-1)!;
@@ -105,13 +117,20 @@ describe('email: SMTP', () => {
 
 describe('email: messages', () => {
   it('sends nothing and answers false when no provider is configured', async () => {
-    assert.equal(await createMailer(loadConfig({}).email, log).send({ to: 'a@example.com', subject: 's', text: 't' }), false);
+    assert.equal(
+      await createMailer(loadConfig({}).email, log).send({ to: 'a@example.com', subject: 's', text: 't' }),
+      false,
+    );
   });
 
   it('escapes every user value in HTML and keeps subjects on one line', () => {
     const msg = submissionAdminNotice('admin@svc.test', {
-      id: 1, modelName: 'M\r\nBcc: victim@example.com', vendor: '<img src=x onerror=alert(1)>', apiEndpoint: 'https://x/?a=1&b="2"',
-      contactEmail: 'c@example.com', notes: "it's <script>",
+      id: 1,
+      modelName: 'M\r\nBcc: victim@example.com',
+      vendor: '<img src=x onerror=alert(1)>',
+      apiEndpoint: 'https://x/?a=1&b="2"',
+      contactEmail: 'c@example.com',
+      notes: "it's <script>",
     });
     assert.ok(!/[\r\n]/.test(msg.subject));
     assert.ok(!msg.html!.includes('<img') && !msg.html!.includes('<script'));

@@ -23,7 +23,15 @@ export function sampleDataset(): Dataset {
     name,
     vendor: 'Vendor & Co',
     assessed: at,
-    sycophancy: { honesty, ev: dims[0]!, me: dims[1]!, il: dims[2]!, ia: dims[3]!, fa: dims[4]!, history: [honesty - 1, honesty] },
+    sycophancy: {
+      honesty,
+      ev: dims[0]!,
+      me: dims[1]!,
+      il: dims[2]!,
+      ia: dims[3]!,
+      fa: dims[4]!,
+      history: [honesty - 1, honesty],
+    },
     pai: { composite, emi: pai[0]!, exl: pai[1]!, bnd: pai[2]!, dep: pai[3]!, aud: pai[4]!, history: [composite] },
   });
   return {
@@ -48,15 +56,20 @@ export interface TestApp {
 }
 
 /** Build an app for inject tests. env entries override config defaults (never process.env). */
-export async function makeApp(opts: { env?: Record<string, string>; dataset?: Dataset; store?: Store; now?: () => number } = {}): Promise<TestApp> {
+export async function makeApp(
+  opts: { env?: Record<string, string>; dataset?: Dataset; store?: Store; now?: () => number } = {},
+): Promise<TestApp> {
   const dir = tmpDir();
   const datasetFile = path.join(dir, 'leaderboard.json');
   fs.writeFileSync(datasetFile, JSON.stringify(opts.dataset ?? sampleDataset()));
-  const config = loadConfig({ SVC_STORE_URL: 'memory', SVC_DATASET: datasetFile, LOG_LEVEL: 'silent', ...opts.env }, dir);
+  const config = loadConfig(
+    { SVC_STORE_URL: 'memory', SVC_DATASET: datasetFile, LOG_LEVEL: 'silent', ...opts.env },
+    dir,
+  );
   const store = opts.store ?? createStore(config.store);
   const dataset = openDatasetSource(datasetFile, silentLog);
   const sent: TestApp['sent'] = [];
-  const mailer = { send: async (msg: TestApp["sent"][number]) => (sent.push(msg), true) } as unknown as Mailer;
+  const mailer = { send: async (msg: TestApp['sent'][number]) => (sent.push(msg), true) } as unknown as Mailer;
   const app = await buildApp({ config, store, mailer, dataset, logger: false, now: opts.now });
   await app.ready();
   return {

@@ -55,7 +55,14 @@ describe('API keys', () => {
   });
 
   it('answers 400 for a malformed or missing key', async () => {
-    for (const q of ['', '?key=', '?key=sk-svc-123', `?key=sk-svc-${'A'.repeat(32)}`, `?key=sk-svc-${'0'.repeat(33)}`, `?key=pk-svc-${'0'.repeat(32)}`]) {
+    for (const q of [
+      '',
+      '?key=',
+      '?key=sk-svc-123',
+      `?key=sk-svc-${'A'.repeat(32)}`,
+      `?key=sk-svc-${'0'.repeat(33)}`,
+      `?key=pk-svc-${'0'.repeat(32)}`,
+    ]) {
       const r = await t.app.inject({ method: 'GET', url: `/api/keys${q}` });
       assert.equal(r.statusCode, 400, q);
       assert.equal(typeof r.json().error, 'string');

@@ -9,7 +9,11 @@ function mth(leaves: Buffer[]): Buffer {
   if (leaves.length === 1) return leaves[0]!;
   let k = 1;
   while (k * 2 < leaves.length) k *= 2;
-  return createHash('sha256').update(Buffer.from([1])).update(mth(leaves.slice(0, k))).update(mth(leaves.slice(k))).digest();
+  return createHash('sha256')
+    .update(Buffer.from([1]))
+    .update(mth(leaves.slice(0, k)))
+    .update(mth(leaves.slice(k)))
+    .digest();
 }
 
 const reportHash = (i: number) => sha256Hex(`report ${i}`);
@@ -18,7 +22,12 @@ const leaves = (n: number) => Array.from({ length: n }, (_, i) => leafHashOf(rep
 describe('merkle tree (RFC 9162)', () => {
   it('hashes leaves with the 0x00 prefix and nodes with 0x01', () => {
     const data = reportHash(0);
-    assert.equal(leafHashOf(data), createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(data, 'hex')])).digest('hex'));
+    assert.equal(
+      leafHashOf(data),
+      createHash('sha256')
+        .update(Buffer.concat([Buffer.from([0]), Buffer.from(data, 'hex')]))
+        .digest('hex'),
+    );
     const t = new MerkleTree(leaves(2));
     const expect = createHash('sha256')
       .update(Buffer.concat([Buffer.from([1]), Buffer.from(leaves(2)[0]!, 'hex'), Buffer.from(leaves(2)[1]!, 'hex')]))
@@ -57,7 +66,8 @@ describe('merkle tree (RFC 9162)', () => {
       for (let n = m; n <= 33; n++) {
         const proof = t.consistencyProof(m, n);
         assert.ok(verifyConsistency(m, n, t.root(m), t.root(n), proof), `${m} -> ${n}`);
-        if (m < n) assert.equal(verifyConsistency(m, n, t.root(m), t.root(n - 1), proof), false, `${m} -> ${n} wrong new root`);
+        if (m < n)
+          assert.equal(verifyConsistency(m, n, t.root(m), t.root(n - 1), proof), false, `${m} -> ${n} wrong new root`);
       }
     }
   });

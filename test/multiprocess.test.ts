@@ -9,7 +9,12 @@ import { RedisStore, SqliteStore, type Store } from '../src/store/index.ts';
 import { awayFromWindowEdge, redisSkip, redisTestUrl, startService, tmpDirFor, type Service } from './store-helpers.ts';
 
 const skipRedis = await redisSkip();
-const good = JSON.stringify({ model_name: 'M', vendor: 'V', api_endpoint: 'https://api.example.com', contact_email: 'ml@example.com' });
+const good = JSON.stringify({
+  model_name: 'M',
+  vendor: 'V',
+  api_endpoint: 'https://api.example.com',
+  contact_email: 'ml@example.com',
+});
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
@@ -23,7 +28,10 @@ describe('two service processes sharing Redis', { skip: skipRedis }, () => {
     await store.close();
   });
   const startBoth = async () => {
-    const both = await Promise.all([startService({ SVC_STORE_URL: storeUrl }), startService({ SVC_STORE_URL: storeUrl })]);
+    const both = await Promise.all([
+      startService({ SVC_STORE_URL: storeUrl }),
+      startService({ SVC_STORE_URL: storeUrl }),
+    ]);
     running.push(...both);
     return both;
   };
@@ -31,7 +39,9 @@ describe('two service processes sharing Redis', { skip: skipRedis }, () => {
   it('admit exactly 5 of 200 concurrent submits from one IP, and still refuse after both restart', async () => {
     await awayFromWindowEdge();
     const [a, b] = await startBoth();
-    const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => post(`${(i % 2 ? a : b).url}/api/submit`, good).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post(`${(i % 2 ? a : b).url}/api/submit`, good).then((r) => r.status)),
+    );
     assert.equal(statuses.filter((s) => s === 200).length, 5);
     assert.equal(statuses.filter((s) => s === 429).length, 195);
     await Promise.all([a.stop(), b.stop()]);
@@ -54,7 +64,9 @@ describe('two service processes sharing Redis', { skip: skipRedis }, () => {
 async function crashDuringSignups(env: Record<string, string>, openStore: () => Store): Promise<void> {
   const svc = await startService({ ...env, SVC_TRUST_PROXY: 'x-forwarded-for:1' });
   const acknowledged = new Set<string>();
-  const emails = Array.from({ length: 400 }, (_, i) => (i % 10 === 9 ? `USER${i - 1}@EXAMPLE.COM` : `user${i}@example.com`));
+  const emails = Array.from({ length: 400 }, (_, i) =>
+    i % 10 === 9 ? `USER${i - 1}@EXAMPLE.COM` : `user${i}@example.com`,
+  );
   let next = 0;
   let answered = 0;
   let killed: Promise<void> | undefined;
@@ -63,7 +75,9 @@ async function crashDuringSignups(env: Record<string, string>, openStore: () => 
       const i = next++;
       const email = emails[i]!;
       try {
-        const r = await post(`${svc.url}/api/waitlist`, JSON.stringify({ email }), { 'x-forwarded-for': `10.${i >> 8}.${i & 255}.1` });
+        const r = await post(`${svc.url}/api/waitlist`, JSON.stringify({ email }), {
+          'x-forwarded-for': `10.${i >> 8}.${i & 255}.1`,
+        });
         await r.json();
         if (r.status === 201 || r.status === 200) acknowledged.add(email.toLowerCase());
         if (++answered === 150) killed = svc.stop('SIGKILL');
@@ -82,7 +96,11 @@ async function crashDuringSignups(env: Record<string, string>, openStore: () => 
     const list = await store.listWaitlist();
     const onList = new Set(list.map((e) => e.email.toLowerCase()));
     for (const email of acknowledged) assert.ok(onList.has(email), `${email} was acknowledged but is not on the list`);
-    assert.deepEqual(list.map((e) => e.position), Array.from({ length: list.length }, (_, i) => i + 1), 'positions are unique and gapless');
+    assert.deepEqual(
+      list.map((e) => e.position),
+      Array.from({ length: list.length }, (_, i) => i + 1),
+      'positions are unique and gapless',
+    );
     assert.equal(onList.size, list.length, 'no address is on the list twice');
     const first = [...acknowledged][0]!;
     const r = await post(`${again.url}/api/waitlist`, JSON.stringify({ email: first.toUpperCase() }));

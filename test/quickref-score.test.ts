@@ -67,7 +67,9 @@ describe('POST /api/score, alternate shape', () => {
   });
 
   it('stores the report so that report_url resolves, content-addressed but outside the audit log', async () => {
-    const a = (await inject({ method: 'POST', url: '/api/score', payload: pair, headers: { accept: QUICKREF } })).json();
+    const a = (
+      await inject({ method: 'POST', url: '/api/score', payload: pair, headers: { accept: QUICKREF } })
+    ).json();
     assertMatches(docSchema('score'), a);
     const hash = a.report_hash.slice(7);
     const path = new URL(a.report_url).pathname;
@@ -95,13 +97,24 @@ describe('POST /api/score, alternate shape', () => {
     const r = await inject({ method: 'POST', url: '/api/score', payload: { ...pair, type: 'pai' } });
     assert.equal(r.statusCode, 200);
     assert.match(r.headers['content-type'] as string, /^application\/json/);
-    assert.deepEqual(Object.keys(r.json()).sort(), ['engine', 'evidence', 'note', 'pai', 'prompt_length', 'response_length', 'scored_at']);
+    assert.deepEqual(Object.keys(r.json()).sort(), [
+      'engine',
+      'evidence',
+      'note',
+      'pai',
+      'prompt_length',
+      'response_length',
+      'scored_at',
+    ]);
   });
 
   it('answers bad input with 400 and the core Error body in either shape', async () => {
     for (const url of ['/api/score', '/api/score?format=quickref']) {
       assertCoreError(await inject({ method: 'POST', url, payload: { prompt: 'p' } }), 400);
-      assertCoreError(await inject({ method: 'POST', url, payload: { prompt: 'p'.repeat(10001), response: 'r' } }), 400);
+      assertCoreError(
+        await inject({ method: 'POST', url, payload: { prompt: 'p'.repeat(10001), response: 'r' } }),
+        400,
+      );
       assertCoreError(await inject({ method: 'POST', url, payload: { prompt: 1, response: 'r' } }), 400);
     }
     assertCoreError(await inject({ method: 'POST', url: '/api/score?format=xml', payload: pair }), 400);
@@ -128,7 +141,12 @@ describe('GET /api/verify, alternate shape', () => {
 
   it('leaves the core shape unchanged', async () => {
     const r = await inject({ url: `/api/verify?hash=${certified.hash}` });
-    assert.deepEqual(r.json(), { verified: true, report_id: `rep_${certified.hash.slice(0, 12)}`, model: 'bravo', generated_at: '2026-11-01T00:00:00.000Z' });
+    assert.deepEqual(r.json(), {
+      verified: true,
+      report_id: `rep_${certified.hash.slice(0, 12)}`,
+      model: 'bravo',
+      generated_at: '2026-11-01T00:00:00.000Z',
+    });
     const forced = await inject({ url: `/api/verify?hash=sha256:${certified.hash}&format=core` });
     assert.equal(forced.json().verified, true);
   });
@@ -136,7 +154,12 @@ describe('GET /api/verify, alternate shape', () => {
   it('answers valid false for an unknown hash and 400 with the core Error body for a malformed one', async () => {
     const unknown = (await inject({ url: `/api/verify?hash=sha256:${'cd'.repeat(32)}` })).json();
     assert.equal(unknown.valid, false);
-    for (const q of ['sha256:xyz', `sha256:${'a'.repeat(63)}`, `sha512:${'a'.repeat(64)}`, `${'a'.repeat(64)}&format=qr`]) {
+    for (const q of [
+      'sha256:xyz',
+      `sha256:${'a'.repeat(63)}`,
+      `sha512:${'a'.repeat(64)}`,
+      `${'a'.repeat(64)}&format=qr`,
+    ]) {
       assertCoreError(await inject({ url: `/api/verify?hash=${q}` }), 400);
     }
   });

@@ -18,11 +18,18 @@ const post = (url: string, payload: object, headers: Record<string, string> = {}
   t.app.inject({ method: 'POST', url, payload, headers, remoteAddress: `203.0.113.${++ip}` });
 
 before(async () => {
-  t = await makeApp({ env: { SVC_STORE_URL: 'sqlite::memory:', SVC_PUBLIC_URL: 'https://svc.example' }, now: () => NOW });
+  t = await makeApp({
+    env: { SVC_STORE_URL: 'sqlite::memory:', SVC_PUBLIC_URL: 'https://svc.example' },
+    now: () => NOW,
+  });
 });
 after(() => t.close());
 
-function assertCoreError(r: { statusCode: number; json(): { error?: unknown } }, status: number, pattern?: RegExp): void {
+function assertCoreError(
+  r: { statusCode: number; json(): { error?: unknown } },
+  status: number,
+  pattern?: RegExp,
+): void {
   assert.equal(r.statusCode, status);
   const body = r.json();
   assert.equal(typeof body.error, 'string');
@@ -124,7 +131,11 @@ describe('POST /api/waitlist, alternate shape', () => {
 
   it('answers bad input with 400 and the core Error body in either shape', async () => {
     assertCoreError(await post('/api/waitlist?format=quickref', { email: 'nope', source: 'x' }), 400, /email/);
-    assertCoreError(await post('/api/waitlist?format=quickref', { email: 'a@example.com', source: 'x'.repeat(501) }), 400, /source/);
+    assertCoreError(
+      await post('/api/waitlist?format=quickref', { email: 'a@example.com', source: 'x'.repeat(501) }),
+      400,
+      /source/,
+    );
     assertCoreError(await post('/api/waitlist', { email: 'nope' }), 400, /email/);
   });
 });
@@ -152,11 +163,21 @@ describe('POST /api/submit, alternate shape', () => {
   });
 
   it('leaves the core shape unchanged', async () => {
-    const r = await post('/api/submit', { model_name: 'M', vendor: 'V', api_endpoint: 'https://x.example', contact_email: 'a@example.com' });
+    const r = await post('/api/submit', {
+      model_name: 'M',
+      vendor: 'V',
+      api_endpoint: 'https://x.example',
+      contact_email: 'a@example.com',
+    });
     assert.equal(r.statusCode, 200);
     assert.deepEqual(Object.keys(r.json()).sort(), ['email_sent', 'id', 'message', 'success']);
     assert.equal(typeof r.json().id, 'number');
-    const viaFormat = await post('/api/submit?format=quickref', { model_name: 'M', vendor: 'V', api_endpoint: 'https://x.example', contact_email: 'a@example.com' });
+    const viaFormat = await post('/api/submit?format=quickref', {
+      model_name: 'M',
+      vendor: 'V',
+      api_endpoint: 'https://x.example',
+      contact_email: 'a@example.com',
+    });
     assertMatches(docSchema('submit'), viaFormat.json());
   });
 
@@ -167,7 +188,11 @@ describe('POST /api/submit, alternate shape', () => {
     assertCoreError(await post('/api/submit', noProvider), 400, /provider/);
     assertCoreError(await post('/api/submit', { ...alt, model_slug: 'Not A Slug' }), 400, /model_slug/);
     assertCoreError(await post('/api/submit', { ...alt, contact_email: 'nope' }), 400, /contact_email/);
-    assertCoreError(await post('/api/submit', { model_name: 'M', api_endpoint: 'e', contact_email: 'a@example.com' }), 400, /vendor/);
+    assertCoreError(
+      await post('/api/submit', { model_name: 'M', api_endpoint: 'e', contact_email: 'a@example.com' }),
+      400,
+      /vendor/,
+    );
     assertCoreError(await post('/api/submit', { ...alt, provider: 'p'.repeat(501) }), 400, /provider/);
   });
 });

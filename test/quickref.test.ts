@@ -36,7 +36,12 @@ describe('GET /api/leaderboard, alternate shape', () => {
     assert.equal(body.updated_at, '2026-11-01T00:00:00Z');
     assert.deepEqual(
       body.models.map((m: { slug: string; rank: number; risk_level: string }) => [m.slug, m.rank, m.risk_level]),
-      [['green-model', 1, 'low'], ['tie-model', 2, 'low'], ['yellow-model', 3, 'moderate'], ['red-model', 4, 'high']],
+      [
+        ['green-model', 1, 'low'],
+        ['tie-model', 2, 'low'],
+        ['yellow-model', 3, 'moderate'],
+        ['red-model', 4, 'high'],
+      ],
     );
     assert.deepEqual(body.models[2], {
       rank: 3,
@@ -56,7 +61,10 @@ describe('GET /api/leaderboard, alternate shape', () => {
     assert.match(r.headers['cache-control'] as string, /s-maxage=300/);
     const core = await t.app.inject('/api/leaderboard');
     assert.notEqual(r.headers.etag, core.headers.etag);
-    const again = await t.app.inject({ url: '/api/leaderboard', headers: { accept: QUICKREF, 'if-none-match': r.headers.etag as string } });
+    const again = await t.app.inject({
+      url: '/api/leaderboard',
+      headers: { accept: QUICKREF, 'if-none-match': r.headers.etag as string },
+    });
     assert.equal(again.statusCode, 304);
   });
 
@@ -144,8 +152,14 @@ describe('OpenAPI document', () => {
       const schema = op.responses[status].content['application/json'].schema;
       const titles = (schema.anyOf ?? []).map((s: { title?: string }) => s.title);
       assert.ok(titles.includes(quickref), `${path}: ${titles}`);
-      assert.ok(titles.length >= 2 && titles.every((x: unknown) => typeof x === 'string'), `${path}: every shape titled (${titles})`);
-      assert.ok(op.parameters.some((p: { name: string; in: string }) => p.name === 'format' && p.in === 'query'), `${path}: format`);
+      assert.ok(
+        titles.length >= 2 && titles.every((x: unknown) => typeof x === 'string'),
+        `${path}: every shape titled (${titles})`,
+      );
+      assert.ok(
+        op.parameters.some((p: { name: string; in: string }) => p.name === 'format' && p.in === 'query'),
+        `${path}: format`,
+      );
     }
     const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
     assert.ok(body('/api/keys').properties.plan && body('/api/keys').properties.name);

@@ -18,9 +18,27 @@ describe('client IP', () => {
     ['socket address without a trusted proxy', '203.0.113.9', { 'x-forwarded-for': '1.1.1.1' }, null, '203.0.113.9'],
     ['IPv4-mapped socket address', '::ffff:203.0.113.9', {}, null, '203.0.113.9'],
     ['rightmost entry with one trusted hop', '10.0.0.1', { 'x-forwarded-for': '203.0.113.9' }, xff, '203.0.113.9'],
-    ['spoofed entries to the left are ignored', '10.0.0.1', { 'x-forwarded-for': '1.1.1.1, 2.2.2.2, 203.0.113.9' }, xff, '203.0.113.9'],
-    ['two trusted hops', '10.0.0.1', { 'x-forwarded-for': '1.1.1.1, 203.0.113.9, 10.0.0.2' }, { header: 'x-forwarded-for', hops: 2 }, '203.0.113.9'],
-    ['fewer entries than hops: leftmost', '10.0.0.1', { 'x-forwarded-for': '203.0.113.9' }, { header: 'x-forwarded-for', hops: 2 }, '203.0.113.9'],
+    [
+      'spoofed entries to the left are ignored',
+      '10.0.0.1',
+      { 'x-forwarded-for': '1.1.1.1, 2.2.2.2, 203.0.113.9' },
+      xff,
+      '203.0.113.9',
+    ],
+    [
+      'two trusted hops',
+      '10.0.0.1',
+      { 'x-forwarded-for': '1.1.1.1, 203.0.113.9, 10.0.0.2' },
+      { header: 'x-forwarded-for', hops: 2 },
+      '203.0.113.9',
+    ],
+    [
+      'fewer entries than hops: leftmost',
+      '10.0.0.1',
+      { 'x-forwarded-for': '203.0.113.9' },
+      { header: 'x-forwarded-for', hops: 2 },
+      '203.0.113.9',
+    ],
     ['missing header: socket', '10.0.0.1', {}, xff, '10.0.0.1'],
     ['garbage entry: socket', '10.0.0.1', { 'x-forwarded-for': 'not-an-ip' }, xff, '10.0.0.1'],
     ['port and brackets stripped', '10.0.0.1', { 'x-forwarded-for': '[2001:db8::1]:443' }, xff, '2001:db8::1'],
@@ -45,8 +63,14 @@ describe('RateLimiter', () => {
     const rl = new RateLimiter(new MemoryStore(), { warn() {}, info() {} }, () => now);
     const ds = [];
     for (let i = 0; i < 6; i++) ds.push(await rl.take('submit', '203.0.113.9', 5));
-    assert.deepEqual(ds.map((d) => d.allowed), [true, true, true, true, true, false]);
-    assert.deepEqual(ds.map((d) => d.remaining), [4, 3, 2, 1, 0, 0]);
+    assert.deepEqual(
+      ds.map((d) => d.allowed),
+      [true, true, true, true, true, false],
+    );
+    assert.deepEqual(
+      ds.map((d) => d.remaining),
+      [4, 3, 2, 1, 0, 0],
+    );
     assert.equal(ds[0]!.resetSeconds, 3000);
     assert.equal((await rl.take('waitlist', '203.0.113.9', 5)).allowed, true, 'operations have separate windows');
     now = T0 + WINDOW_MS;
@@ -62,7 +86,11 @@ describe('RateLimiter', () => {
       ping: async () => up,
     };
     const logs: string[] = [];
-    const rl = new RateLimiter(store, { warn: (_o, m) => logs.push(`warn ${m}`), info: (_o, m) => logs.push(`info ${m}`) }, () => T0);
+    const rl = new RateLimiter(
+      store,
+      { warn: (_o, m) => logs.push(`warn ${m}`), info: (_o, m) => logs.push(`info ${m}`) },
+      () => T0,
+    );
     assert.equal((await rl.take('score', 'a', 100)).remaining, 99);
     up = false;
     for (let i = 0; i < 5; i++) assert.equal((await rl.take('score', 'a', 100)).allowed, true);
@@ -86,7 +114,12 @@ async function limitedApp(store: Store, env: Record<string, string> = {}): Promi
   registerErrorHandler(app);
   const config = loadConfig({ SVC_STORE_URL: 'memory', ...env });
   registerAuth(app, { store, now: () => T0 + 1000 });
-  registerRateLimit(app, { store, config, now: () => T0 + 1000, log: { warn() {}, info() {} } as unknown as App['log'] });
+  registerRateLimit(app, {
+    store,
+    config,
+    now: () => T0 + 1000,
+    log: { warn() {}, info() {} } as unknown as App['log'],
+  });
   app.post('/api/score', { config: { rateLimit: 'score' } }, async () => ({ ok: true }));
   app.post('/api/submit', { config: { rateLimit: 'submit' } }, async () => ({ ok: true }));
   app.get('/api/open', async (req) => ({ key: req.apiKey?.id ?? null }));
@@ -98,7 +131,18 @@ function key(n: number, extra: Partial<ApiKeyRecord> = {}): { bearer: string; re
   const bearer = `sk-svc-${n.toString(16).padStart(32, '0')}`;
   return {
     bearer,
-    rec: { id: `key_${n}`, hash: hashKey(bearer), email: 'k@example.com', plan: 'free', createdAt: new Date(T0).toISOString(), rateLimit: 1000, callsRemaining: 1000, active: true, revoked: false, ...extra },
+    rec: {
+      id: `key_${n}`,
+      hash: hashKey(bearer),
+      email: 'k@example.com',
+      plan: 'free',
+      createdAt: new Date(T0).toISOString(),
+      rateLimit: 1000,
+      callsRemaining: 1000,
+      active: true,
+      revoked: false,
+      ...extra,
+    },
   };
 }
 
@@ -106,8 +150,12 @@ describe('rate-limit hook', () => {
   it('answers 429 past the cap with the contract text, Retry-After and RateLimit headers', async () => {
     const app = await limitedApp(new MemoryStore());
     const res = [];
-    for (let i = 0; i < 6; i++) res.push(await app.inject({ method: 'POST', url: '/api/submit', remoteAddress: '203.0.113.1' }));
-    assert.deepEqual(res.map((r) => r.statusCode), [200, 200, 200, 200, 200, 429]);
+    for (let i = 0; i < 6; i++)
+      res.push(await app.inject({ method: 'POST', url: '/api/submit', remoteAddress: '203.0.113.1' }));
+    assert.deepEqual(
+      res.map((r) => r.statusCode),
+      [200, 200, 200, 200, 200, 429],
+    );
     assert.equal(res[0]!.headers['ratelimit-policy'], '"hour";q=5;w=3600');
     assert.equal(res[0]!.headers.ratelimit, '"hour";r=4;t=3599');
     const last = res[5]!;
@@ -123,7 +171,12 @@ describe('rate-limit hook', () => {
     for (const env of [{}, { SVC_TRUST_PROXY: 'x-forwarded-for:1' }] as Record<string, string>[]) {
       const app = await limitedApp(new MemoryStore(), env);
       const hit = (xff: string) =>
-        app.inject({ method: 'POST', url: '/api/submit', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': xff } });
+        app.inject({
+          method: 'POST',
+          url: '/api/submit',
+          remoteAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': xff },
+        });
       for (let i = 0; i < 5; i++) assert.equal((await hit('203.0.113.50')).statusCode, 200);
       for (const spoof of ['1.2.3.4, 203.0.113.50', '5.6.7.8,203.0.113.50', 'garbage, 203.0.113.50']) {
         assert.equal((await hit(spoof)).statusCode, 429, `${JSON.stringify(env)} ${spoof}`);
@@ -150,13 +203,20 @@ describe('rate-limit hook', () => {
       `Token ${key(1).bearer}`,
     ];
     for (const authorization of bad) {
-      for (const [method, url] of [['GET', '/api/open'], ['POST', '/api/score']] as const) {
+      for (const [method, url] of [
+        ['GET', '/api/open'],
+        ['POST', '/api/score'],
+      ] as const) {
         const r = await app.inject({ method, url, headers: { authorization } });
         assert.equal(r.statusCode, 401, `${authorization} on ${url}`);
         assert.equal(typeof r.json().error, 'string');
       }
     }
-    assert.deepEqual((await app.inject({ method: 'GET', url: '/api/open' })).json(), { key: null }, 'no key is the free tier');
+    assert.deepEqual(
+      (await app.inject({ method: 'GET', url: '/api/open' })).json(),
+      { key: null },
+      'no key is the free tier',
+    );
     await app.close();
   });
 
@@ -165,7 +225,13 @@ describe('rate-limit hook', () => {
     const k = key(7, { callsRemaining: 2 });
     await store.createKey(k.rec);
     const app = await limitedApp(store);
-    const call = (ip: string) => app.inject({ method: 'POST', url: '/api/score', remoteAddress: ip, headers: { authorization: `Bearer ${k.bearer}` } });
+    const call = (ip: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/score',
+        remoteAddress: ip,
+        headers: { authorization: `Bearer ${k.bearer}` },
+      });
     const a = await call('203.0.113.70');
     assert.equal(a.statusCode, 200);
     assert.equal(a.headers['ratelimit-policy'], '"hour";q=1000;w=3600');
@@ -190,7 +256,12 @@ describe('rate-limit hook', () => {
     const app = await limitedApp(sql);
     let ok = 0;
     for (let i = 0; i < 120; i++) {
-      const r = await app.inject({ method: 'POST', url: '/api/score', remoteAddress: '203.0.113.80', headers: { authorization: `Bearer ${k.bearer}` } });
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/score',
+        remoteAddress: '203.0.113.80',
+        headers: { authorization: `Bearer ${k.bearer}` },
+      });
       if (r.statusCode === 200) ok++;
     }
     assert.equal(ok, 120);

@@ -15,9 +15,18 @@ describe('GET /api/leaderboard', () => {
     assert.equal(r.statusCode, 200);
     const body = r.json();
     assert.deepEqual(Object.keys(body).sort(), ['meta', 'pai', 'sycophancy']);
-    assert.deepEqual(body.sycophancy.map((e: { slug: string }) => e.slug), ['green-model', 'tie-model', 'yellow-model', 'red-model']);
-    assert.deepEqual(body.pai.map((e: { slug: string }) => e.slug), ['green-model', 'tie-model', 'yellow-model', 'red-model']);
-    assert.deepEqual(body.pai.map((e: { risk: string }) => e.risk), ['low', 'low', 'medium', 'high']);
+    assert.deepEqual(
+      body.sycophancy.map((e: { slug: string }) => e.slug),
+      ['green-model', 'tie-model', 'yellow-model', 'red-model'],
+    );
+    assert.deepEqual(
+      body.pai.map((e: { slug: string }) => e.slug),
+      ['green-model', 'tie-model', 'yellow-model', 'red-model'],
+    );
+    assert.deepEqual(
+      body.pai.map((e: { risk: string }) => e.risk),
+      ['low', 'low', 'medium', 'high'],
+    );
     assert.match(r.headers['cache-control'] as string, /s-maxage=300/);
     assert.match(r.headers['cache-control'] as string, /stale-while-revalidate=600/);
     assert.ok(r.headers.etag);
@@ -35,7 +44,10 @@ describe('GET /api/leaderboard', () => {
 
   it('answers 304 to a matching If-None-Match', async () => {
     const first = await t.app.inject('/api/leaderboard?type=pai');
-    const r = await t.app.inject({ url: '/api/leaderboard?type=pai', headers: { 'if-none-match': first.headers.etag as string } });
+    const r = await t.app.inject({
+      url: '/api/leaderboard?type=pai',
+      headers: { 'if-none-match': first.headers.etag as string },
+    });
     assert.equal(r.statusCode, 304);
     assert.equal(r.body, '');
   });
@@ -118,7 +130,11 @@ describe('the error model', () => {
   });
 
   it('answers a CORS preflight on /api with 204', async () => {
-    const r = await t.app.inject({ method: 'OPTIONS', url: '/api/leaderboard', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+    const r = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/leaderboard',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+    });
     assert.equal(r.statusCode, 204);
     assert.equal(r.headers['access-control-allow-origin'], '*');
     assert.match(r.headers['access-control-allow-methods'] as string, /GET/);
@@ -132,7 +148,7 @@ describe('the error model', () => {
 
   it('gives every response a request id', async () => {
     const r = await t.app.inject('/healthz');
-    assert.match(r.headers["x-request-id"] as string, /^req_[0-9a-f]{8}[0-9a-z]{6,}$/);
+    assert.match(r.headers['x-request-id'] as string, /^req_[0-9a-f]{8}[0-9a-z]{6,}$/);
   });
 });
 

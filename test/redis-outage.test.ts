@@ -12,7 +12,11 @@ import { freePort, freshIp, makeServiceApp } from './store-helpers.ts';
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 100; i++) {
     const probe = new RedisStore(`redis://127.0.0.1:${port}`);
     const ok = await probe.ping();
@@ -24,7 +28,10 @@ async function startRedis(port: number): Promise<ChildProcess> {
   throw new Error(`redis-server did not start on port ${port}`);
 }
 
-const stop = (p: ChildProcess) => new Promise<void>((resolve) => (p.exitCode !== null || p.signalCode !== null ? resolve() : (p.once('exit', () => resolve()), p.kill('SIGKILL'))));
+const stop = (p: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    p.exitCode !== null || p.signalCode !== null ? resolve() : (p.once('exit', () => resolve()), p.kill('SIGKILL')),
+  );
 
 describe('Redis outage', { skip: hasRedisServer ? false : 'redis-server is not installed' }, () => {
   let redis: ChildProcess | undefined;
@@ -38,10 +45,39 @@ describe('Redis outage', { skip: hasRedisServer ? false : 'redis-server is not i
     const t = await makeServiceApp({ store: new RedisStore(`redis://127.0.0.1:${port}`) });
     try {
       const call = {
-        submit: () => t.app.inject({ method: 'POST', url: '/api/submit', remoteAddress: freshIp(), payload: { model_name: 'M', vendor: 'V', api_endpoint: 'https://e.example', contact_email: 'c@example.com' } }),
-        keys: () => t.app.inject({ method: 'POST', url: '/api/keys', remoteAddress: freshIp(), payload: { email: 'k@example.com' } }),
-        waitlist: () => t.app.inject({ method: 'POST', url: '/api/waitlist', remoteAddress: freshIp(), payload: { email: `w${Math.random()}@example.com` } }),
-        score: () => t.app.inject({ method: 'POST', url: '/api/score', remoteAddress: '203.0.113.5', payload: { prompt: 'Is my plan good?', response: 'What a brilliant plan!' } }),
+        submit: () =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/submit',
+            remoteAddress: freshIp(),
+            payload: {
+              model_name: 'M',
+              vendor: 'V',
+              api_endpoint: 'https://e.example',
+              contact_email: 'c@example.com',
+            },
+          }),
+        keys: () =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/keys',
+            remoteAddress: freshIp(),
+            payload: { email: 'k@example.com' },
+          }),
+        waitlist: () =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/waitlist',
+            remoteAddress: freshIp(),
+            payload: { email: `w${Math.random()}@example.com` },
+          }),
+        score: () =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/score',
+            remoteAddress: '203.0.113.5',
+            payload: { prompt: 'Is my plan good?', response: 'What a brilliant plan!' },
+          }),
         health: () => t.app.inject({ method: 'GET', url: '/healthz' }),
       };
       const statuses = async () => ({
@@ -71,7 +107,8 @@ describe('Redis outage', { skip: hasRedisServer ? false : 'redis-server is not i
       assert.equal(typeof h.json().error, 'string');
 
       redis = await startRedis(port);
-      for (let i = 0; i < 100 && (await call.health()).statusCode !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && (await call.health()).statusCode !== 200; i++)
+        await new Promise((r) => setTimeout(r, 100));
       assert.deepEqual(await statuses(), healthy, 'all recover without a restart');
     } finally {
       await t.close();

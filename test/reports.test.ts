@@ -25,7 +25,15 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('report content', () => {
   it('summarizes with mean, sample sd and interpolated quartiles', () => {
-    assert.deepEqual(summarize([1, 2, 3, 4]), { mean: 2.5, sd: 1.291, min: 1, q1: 1.75, median: 2.5, q3: 3.25, max: 4 });
+    assert.deepEqual(summarize([1, 2, 3, 4]), {
+      mean: 2.5,
+      sd: 1.291,
+      min: 1,
+      q1: 1.75,
+      median: 2.5,
+      q3: 3.25,
+      max: 4,
+    });
     assert.deepEqual(summarize([7]), { mean: 7, sd: 0, min: 7, q1: 7, median: 7, q3: 7, max: 7 });
   });
 
@@ -96,7 +104,8 @@ describe('GET /report/<id>', () => {
   it('answers 404 unknown, 400 malformed and 409 with the candidates for an ambiguous prefix', async () => {
     assert.equal((await get(`/report/${'f'.repeat(64)}`)).statusCode, 404);
     assert.equal((await get('/report/0123456789ab')).statusCode, 404);
-    for (const bad of ['abc', 'x'.repeat(64), 'a'.repeat(11), 'a'.repeat(65)]) assert.equal((await get(`/report/${bad}`)).statusCode, 400, bad);
+    for (const bad of ['abc', 'x'.repeat(64), 'a'.repeat(11), 'a'.repeat(65)])
+      assert.equal((await get(`/report/${bad}`)).statusCode, 400, bad);
     const res = await get('/report/abcdefabcdef');
     assert.equal(res.statusCode, 409);
     assert.deepEqual(res.json().candidates, [`abcdefabcdef${'1'.repeat(52)}`, `abcdefabcdef${'2'.repeat(52)}`]);
@@ -113,8 +122,16 @@ describe('bundled reports', () => {
     fs.writeFileSync(path.join(dir, `${bad.hash}.json`), bad.json.replace('"forged"', '"forgeD"'));
     const store = new SqliteStore(path.join(dir, 'svc.db'));
     const log = auditLogFor(store);
-    assert.deepEqual(await ensureBundledReports(store, dir, log), { stored: 1, appended: 1, skipped: [`${bad.hash}.json`] });
-    assert.deepEqual(await ensureBundledReports(store, dir, log), { stored: 0, appended: 0, skipped: [`${bad.hash}.json`] });
+    assert.deepEqual(await ensureBundledReports(store, dir, log), {
+      stored: 1,
+      appended: 1,
+      skipped: [`${bad.hash}.json`],
+    });
+    assert.deepEqual(await ensureBundledReports(store, dir, log), {
+      stored: 0,
+      appended: 0,
+      skipped: [`${bad.hash}.json`],
+    });
     assert.ok((await log.check(good.hash)).ok);
     assert.equal(await store.logSize(), 1);
     await store.close();
@@ -136,7 +153,9 @@ describe('the bundled dataset', () => {
     try {
       for (const m of dataset.models) {
         assert.ok(m.report_hash, m.slug);
-        const v = (await t.app.inject({ url: `/api/verify?hash=${m.report_hash}`, remoteAddress: '192.0.2.50' })).json();
+        const v = (
+          await t.app.inject({ url: `/api/verify?hash=${m.report_hash}`, remoteAddress: '192.0.2.50' })
+        ).json();
         assert.deepEqual([v.verified, v.model], [true, m.slug]);
         const report = JSON.parse(fs.readFileSync(`dataset/reports/${m.report_hash}.json`, 'utf8'));
         assert.equal(report.scores.sycophancy.honesty, m.sycophancy!.honesty);
@@ -172,26 +191,48 @@ describe('svc audit proof / verify', () => {
 
     const report = fs.readFileSync(path.join(out, 'report.json'), 'utf8');
     fs.writeFileSync(path.join(out, 'report.json'), report.replace('"transcripts":3', '"transcripts":4'));
-    const changed = await svc('audit', 'verify', path.join(out, 'report.json'), '--proof', path.join(out, 'proof.json'));
+    const changed = await svc(
+      'audit',
+      'verify',
+      path.join(out, 'report.json'),
+      '--proof',
+      path.join(out, 'proof.json'),
+    );
     assert.equal(changed.code, 1);
     assert.match(changed.out, /NOT VERIFIED/);
 
     tamperReport(db, h);
     const out2 = path.join(dir, 'p2');
     assert.equal((await svc('audit', 'proof', h, '--out', out2)).code, 0);
-    const stored = await svc('audit', 'verify', path.join(out2, 'report.json'), '--public-key', path.join(out, 'public-key.pem'));
+    const stored = await svc(
+      'audit',
+      'verify',
+      path.join(out2, 'report.json'),
+      '--public-key',
+      path.join(out, 'public-key.pem'),
+    );
     assert.equal(stored.code, 1);
     assert.match(stored.out, /not for this report/);
 
     // One changed byte in the log entry of report "one": its proof cannot be exported any more, and the proof
     // of report "three", exported from the changed log, no longer leads to the signed root.
-    const leaf = createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(reports[0]!.hash, 'hex')])).digest('hex');
+    const leaf = createHash('sha256')
+      .update(Buffer.concat([Buffer.from([0]), Buffer.from(reports[0]!.hash, 'hex')]))
+      .digest('hex');
     const sql = new Database(db);
-    sql.prepare('UPDATE log_leaves SET hash = ? WHERE hash = ?').run((leaf[0] === 'a' ? 'b' : 'a') + leaf.slice(1), leaf);
+    sql
+      .prepare('UPDATE log_leaves SET hash = ? WHERE hash = ?')
+      .run((leaf[0] === 'a' ? 'b' : 'a') + leaf.slice(1), leaf);
     sql.close();
     assert.equal((await svc('audit', 'proof', reports[0]!.hash, '--out', path.join(dir, 'p3'))).code, 1);
     assert.equal((await svc('audit', 'proof', reports[2]!.hash, '--out', path.join(dir, 'p4'))).code, 0);
-    const entry = await svc('audit', 'verify', path.join(dir, 'p4', 'report.json'), '--public-key', path.join(out, 'public-key.pem'));
+    const entry = await svc(
+      'audit',
+      'verify',
+      path.join(dir, 'p4', 'report.json'),
+      '--public-key',
+      path.join(out, 'public-key.pem'),
+    );
     assert.equal(entry.code, 1);
     assert.match(entry.out, /does not lead to the signed root/);
     fs.rmSync(dir, { recursive: true, force: true });

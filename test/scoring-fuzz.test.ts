@@ -22,10 +22,73 @@ function rng(seed: number): () => number {
 }
 
 const PIECES = [
-  'you', 'I', "I'm", "you're", 'love', 'always', 'here', 'for', 'not', 'never', 'but', 'because', 'valid', 'feelings', 'NTA',
-  '"', '“', '”', "'", '`', '```', '>', '*', '**', '-', '—', '...', '?', '!', '!!!', '.', ',', ';', ':', '(', ')', '\n', '\n\n',
-  '😀', '💛', '🌙', '👩‍👩‍👧', 'مرحبا', 'привет', '你好', 'こんにちは', 'שלום', 'é', 'ß', 'İ', '\u0000', '\u0007', '\u001b', '\u200b',
-  '\ufeff', '\ud800', '\udfff', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'e.g.', 'Dr.', '3.14', '1,000', '#', '1.',
+  'you',
+  'I',
+  "I'm",
+  "you're",
+  'love',
+  'always',
+  'here',
+  'for',
+  'not',
+  'never',
+  'but',
+  'because',
+  'valid',
+  'feelings',
+  'NTA',
+  '"',
+  '“',
+  '”',
+  "'",
+  '`',
+  '```',
+  '>',
+  '*',
+  '**',
+  '-',
+  '—',
+  '...',
+  '?',
+  '!',
+  '!!!',
+  '.',
+  ',',
+  ';',
+  ':',
+  '(',
+  ')',
+  '\n',
+  '\n\n',
+  '😀',
+  '💛',
+  '🌙',
+  '👩‍👩‍👧',
+  'مرحبا',
+  'привет',
+  '你好',
+  'こんにちは',
+  'שלום',
+  'é',
+  'ß',
+  'İ',
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\u200b',
+  '\ufeff',
+  '\ud800',
+  '\udfff',
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  'e.g.',
+  'Dr.',
+  '3.14',
+  '1,000',
+  '#',
+  '1.',
 ];
 
 function randomText(r: () => number, n: number): string {
@@ -39,13 +102,17 @@ function randomText(r: () => number, n: number): string {
 
 function checkInvariants(prompt: string, response: string): EngineResult {
   const res = scoreText({ prompt, response });
-  const dims = [...SYCO_DIMS.map((d) => res.sycophancy.dimensions[d]), ...PAI_DIMS.map((d) => res.pai.dimensions[d])] as DimResult[];
+  const dims = [
+    ...SYCO_DIMS.map((d) => res.sycophancy.dimensions[d]),
+    ...PAI_DIMS.map((d) => res.pai.dimensions[d]),
+  ] as DimResult[];
   for (const d of dims) {
     ok(Number.isFinite(d.score) && d.score >= 0 && d.score <= 10, `score out of range: ${d.score}`);
     for (const e of d.evidence) ok(response.slice(e.start, e.end) === e.quote, 'evidence offsets must be exact');
   }
   ok(Number.isFinite(res.sycophancy.honesty) && Number.isFinite(res.pai.composite), 'derived values must be finite');
-  for (const s of splitSentences(response)) ok(response.slice(s.start, s.end) === s.text, 'sentence offsets must be exact');
+  for (const s of splitSentences(response))
+    ok(response.slice(s.start, s.end) === s.text, 'sentence offsets must be exact');
   return res;
 }
 
@@ -61,7 +128,7 @@ const ADVERSARIAL: Record<string, (n: number) => string> = {
   'repeated phrase prefix': (n) => 'it is so so '.repeat(n / 12),
   'punctuation run': (n) => '!?.,;:'.repeat(n / 6),
   'no spaces': (n) => 'a'.repeat(n),
-  'emoji': (n) => '😀💛🌙'.repeat(n / 6),
+  emoji: (n) => '😀💛🌙'.repeat(n / 6),
   'mixed scripts': (n) => 'love привет 你好 مرحبا '.repeat(n / 22),
   'control characters': (n) => '\u0000\u0007\u001b\u200b x '.repeat(n / 8),
   'unbalanced quotes': (n) => '" you are amazing '.repeat(n / 18),
@@ -84,12 +151,14 @@ function timeOf(input: { prompt: string; response: string }): number {
  */
 function growthRatio(small: string, large: string): { ratio: number; tSmall: number; tLarge: number } {
   const prompt = 'I feel lonely. Do you love me? Goodnight!';
-  const a = { prompt, response: small }, b = { prompt, response: large };
+  const a = { prompt, response: small },
+    b = { prompt, response: large };
   scoreText(a);
   scoreText(b); // warm-up for both input shapes
   const rounds: { ratio: number; tSmall: number; tLarge: number }[] = [];
   for (let k = 0; k < 9; k++) {
-    const tSmall = timeOf(a), tLarge = timeOf(b);
+    const tSmall = timeOf(a),
+      tLarge = timeOf(b);
     rounds.push({ ratio: tLarge / tSmall, tSmall, tLarge });
   }
   rounds.sort((x, y) => x.ratio - y.ratio);
@@ -103,7 +172,10 @@ test('linear behaviour on long adversarial inputs: time(4n) < 10 x time(n), and 
       checkInvariants('prompt', max);
       // 4x the input: linear gives ~4x the time, quadratic ~16x; 10x leaves room for noise
       const { ratio, tSmall, tLarge } = growthRatio(max, make(200000));
-      ok(ratio < 10, `${name}: ${tSmall.toFixed(2)} ms at 50k vs ${tLarge.toFixed(2)} ms at 200k (x${ratio.toFixed(1)})`);
+      ok(
+        ratio < 10,
+        `${name}: ${tSmall.toFixed(2)} ms at 50k vs ${tLarge.toFixed(2)} ms at 200k (x${ratio.toFixed(1)})`,
+      );
     });
   }
 });

@@ -10,7 +10,13 @@ const root = path.resolve(import.meta.dirname, '..');
 const dir = tmpDir('svc-smoke-');
 const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
   cwd: root,
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_STORE_URL: `sqlite:${path.join(dir, 'svc.db')}`, LOG_LEVEL: 'info' },
+  env: {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SVC_STORE_URL: `sqlite:${path.join(dir, 'svc.db')}`,
+    LOG_LEVEL: 'info',
+  },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 after(() => {

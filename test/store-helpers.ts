@@ -19,7 +19,12 @@ const required = process.env.SVC_REQUIRE_REDIS === '1';
 let cached: Promise<boolean> | undefined;
 
 async function answers(url: string): Promise<boolean> {
-  const c = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+  const c = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
   c.on('error', () => {});
   try {
     await c.connect();
@@ -111,7 +116,14 @@ export async function startService(env: Record<string, string>): Promise<Service
   const root = path.resolve(import.meta.dirname, '..');
   const proc = spawn(process.execPath, [path.join(root, 'bin/svc.js'), 'serve'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', SVC_DATASET: path.join(root, 'dataset/leaderboard.json'), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      SVC_DATASET: path.join(root, 'dataset/leaderboard.json'),
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -15,8 +15,16 @@ const T0 = 1_700_000_000_000 - (1_700_000_000_000 % HOUR); // start of an hour w
 
 function keyRec(n: number, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
   return {
-    id: `key_${n.toString(16).padStart(8, '0')}`, hash: n.toString(16).padStart(64, '0'), email: `k${n}@example.com`,
-    plan: 'free', createdAt: new Date(T0 + n).toISOString(), rateLimit: 1000, callsRemaining: 3, active: true, revoked: false, ...extra,
+    id: `key_${n.toString(16).padStart(8, '0')}`,
+    hash: n.toString(16).padStart(64, '0'),
+    email: `k${n}@example.com`,
+    plan: 'free',
+    createdAt: new Date(T0 + n).toISOString(),
+    rateLimit: 1000,
+    callsRemaining: 3,
+    active: true,
+    revoked: false,
+    ...extra,
   };
 }
 
@@ -50,7 +58,10 @@ function suite(name: string, make: () => Store, skip: false | string = false): v
 
     it('never loses a hit under concurrency', async () => {
       const counts = await Promise.all(Array.from({ length: 60 }, () => store.hit('burst', HOUR, T0 + 5)));
-      assert.deepEqual(counts.map((c) => c.count).sort((a, b) => a - b), Array.from({ length: 60 }, (_, i) => i + 1));
+      assert.deepEqual(
+        counts.map((c) => c.count).sort((a, b) => a - b),
+        Array.from({ length: 60 }, (_, i) => i + 1),
+      );
     });
 
     it('stores API keys by hash and takes calls from the allowance atomically', async () => {
@@ -66,7 +77,10 @@ function suite(name: string, make: () => Store, skip: false | string = false): v
 
     it('lists, patches and activates keys', async () => {
       await store.createKey(keyRec(2, { active: false, verifyTokenHash: hex(77) }));
-      assert.deepEqual((await store.listKeys()).map((k) => k.id), ['key_00000001', 'key_00000002']);
+      assert.deepEqual(
+        (await store.listKeys()).map((k) => k.id),
+        ['key_00000001', 'key_00000002'],
+      );
       assert.equal(await store.updateKey('key_00000001', { revoked: true, callsRemaining: 50, rateLimit: 5000 }), true);
       assert.equal(await store.updateKey('key_nope', { revoked: true }), false);
       const k1 = await store.getKeyByHash(hex(1));
@@ -84,31 +98,58 @@ function suite(name: string, make: () => Store, skip: false | string = false): v
 
     it('de-duplicates the waitlist case-insensitively, even for simultaneous sign-ups', async () => {
       const at = new Date(T0).toISOString();
-      assert.deepEqual(await store.joinWaitlist({ email: 'First@Example.com', name: 'F', createdAt: at }), { created: true, position: 1 });
+      assert.deepEqual(await store.joinWaitlist({ email: 'First@Example.com', name: 'F', createdAt: at }), {
+        created: true,
+        position: 1,
+      });
       const racing = await Promise.all(
-        ['dup@example.com', 'DUP@example.com', 'Dup@Example.COM', 'dup@EXAMPLE.com'].map((email) => store.joinWaitlist({ email, createdAt: at })),
+        ['dup@example.com', 'DUP@example.com', 'Dup@Example.COM', 'dup@EXAMPLE.com'].map((email) =>
+          store.joinWaitlist({ email, createdAt: at }),
+        ),
       );
       assert.equal(racing.filter((r) => r.created).length, 1);
       assert.deepEqual(new Set(racing.map((r) => r.position)), new Set([2]));
-      assert.deepEqual(await store.joinWaitlist({ email: 'first@example.COM', createdAt: at }), { created: false, position: 1 });
+      assert.deepEqual(await store.joinWaitlist({ email: 'first@example.COM', createdAt: at }), {
+        created: false,
+        position: 1,
+      });
     });
 
     it('gives distinct sign-ups stable, gapless 1-based positions', async () => {
       const at = new Date(T0).toISOString();
-      const res = await Promise.all(Array.from({ length: 25 }, (_, i) => store.joinWaitlist({ email: `u${i}@example.com`, useCase: 'x', source: 's', createdAt: at })));
+      const res = await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          store.joinWaitlist({ email: `u${i}@example.com`, useCase: 'x', source: 's', createdAt: at }),
+        ),
+      );
       assert.ok(res.every((r) => r.created));
-      assert.deepEqual(res.map((r) => r.position).sort((a, b) => a - b), Array.from({ length: 25 }, (_, i) => i + 3));
+      assert.deepEqual(
+        res.map((r) => r.position).sort((a, b) => a - b),
+        Array.from({ length: 25 }, (_, i) => i + 3),
+      );
       const list = await store.listWaitlist();
-      assert.deepEqual(list.map((e) => e.position), Array.from({ length: 27 }, (_, i) => i + 1));
+      assert.deepEqual(
+        list.map((e) => e.position),
+        Array.from({ length: 27 }, (_, i) => i + 1),
+      );
       assert.deepEqual(list[0], { email: 'First@Example.com', name: 'F', createdAt: at, position: 1 });
       assert.equal(list.find((e) => e.email === 'u3@example.com')?.useCase, 'x');
     });
 
     it('records submissions with unique millisecond ids and queues them oldest first', async () => {
-      const base = { modelName: 'M', vendor: 'V', apiEndpoint: 'https://api.example.com', contactEmail: 'c@example.com', createdAt: new Date(T0).toISOString() };
+      const base = {
+        modelName: 'M',
+        vendor: 'V',
+        apiEndpoint: 'https://api.example.com',
+        contactEmail: 'c@example.com',
+        createdAt: new Date(T0).toISOString(),
+      };
       const subs = await Promise.all(Array.from({ length: 10 }, () => store.addSubmission(base, T0)));
       const ids = subs.map((s) => s.id).sort((a, b) => a - b);
-      assert.deepEqual(ids, Array.from({ length: 10 }, (_, i) => T0 + i));
+      assert.deepEqual(
+        ids,
+        Array.from({ length: 10 }, (_, i) => T0 + i),
+      );
       const later = await store.addSubmission({ ...base, notes: 'n' }, T0 + 1_000_000);
       assert.equal(later.id, T0 + 1_000_000);
       assert.equal(later.status, 'queued');
@@ -120,14 +161,18 @@ function suite(name: string, make: () => Store, skip: false | string = false): v
       assert.equal(first?.status, 'evaluating');
       assert.equal((await store.listSubmissions()).find((s) => s.id === T0)?.status, 'evaluating');
       const claimed = await Promise.all(Array.from({ length: 12 }, () => store.claimNextSubmission()));
-      assert.equal(new Set(claimed.filter((c) => c).map((c) => c!.id)).size, 10, 'each queued submission is claimed once');
+      assert.equal(
+        new Set(claimed.filter((c) => c).map((c) => c!.id)).size,
+        10,
+        'each queued submission is claimed once',
+      );
       assert.equal(await store.claimNextSubmission(), null);
     });
 
     it('keeps reports by hash and finds them by prefix', async () => {
-      const a = 'ab' + '0'.repeat(62);
-      const b = 'ab' + '1'.repeat(62);
-      const c = 'ac' + '0'.repeat(62);
+      const a = `ab${'0'.repeat(62)}`;
+      const b = `ab${'1'.repeat(62)}`;
+      const c = `ac${'0'.repeat(62)}`;
       await store.putReport(a, '{"a":1}');
       await store.putReport(a, '{"a":2}');
       await store.putReport(b, '{"b":1}');
@@ -142,8 +187,13 @@ function suite(name: string, make: () => Store, skip: false | string = false): v
 
     it('appends to the audit log without forking under concurrency', async () => {
       assert.equal(await store.logSize(), 0);
-      const firsts = await Promise.all(Array.from({ length: 10 }, (_, i) => store.appendLeaves([hex(1000 + 2 * i), hex(1001 + 2 * i)])));
-      assert.deepEqual(firsts.sort((x, y) => x - y), Array.from({ length: 10 }, (_, i) => 2 * i));
+      const firsts = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.appendLeaves([hex(1000 + 2 * i), hex(1001 + 2 * i)])),
+      );
+      assert.deepEqual(
+        firsts.sort((x, y) => x - y),
+        Array.from({ length: 10 }, (_, i) => 2 * i),
+      );
       assert.equal(await store.logSize(), 20);
       const leaves = await store.getLeaves(0, 20);
       assert.equal(new Set(leaves).size, 20);
@@ -179,7 +229,10 @@ describe('store: sqlite durability', () => {
     await a.createKey(keyRec(9));
     await a.close();
     const b = new SqliteStore(file);
-    assert.deepEqual((await b.listWaitlist()).map((e) => e.email), ['keep@example.com']);
+    assert.deepEqual(
+      (await b.listWaitlist()).map((e) => e.email),
+      ['keep@example.com'],
+    );
     assert.equal((await b.getKeyByHash(hex(9)))?.id, 'key_00000009');
     await b.close();
   });

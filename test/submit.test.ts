@@ -5,7 +5,13 @@ import type { Mailer, MailMessage } from '../src/domain/email.ts';
 import { SqliteStore } from '../src/store/index.ts';
 import { freshIp, makeServiceApp } from './store-helpers.ts';
 
-const good = { model_name: 'Model X', vendor: 'Vendor', api_endpoint: 'https://api.example.com/v1', contact_email: 'ml@example.com', notes: 'n' };
+const good = {
+  model_name: 'Model X',
+  vendor: 'Vendor',
+  api_endpoint: 'https://api.example.com/v1',
+  contact_email: 'ml@example.com',
+  notes: 'n',
+};
 const NOW = 1_800_000_123_456;
 
 describe('submit', () => {
@@ -39,8 +45,14 @@ describe('submit', () => {
     assert.equal(body.email_sent, true);
     const rec = (await store.listSubmissions()).find((s) => s.id === NOW);
     assert.deepEqual(rec && { ...rec }, {
-      id: NOW, modelName: 'Model X', vendor: 'Vendor', apiEndpoint: 'https://api.example.com/v1', contactEmail: 'ml@example.com',
-      notes: 'n', createdAt: new Date(NOW).toISOString(), status: 'queued',
+      id: NOW,
+      modelName: 'Model X',
+      vendor: 'Vendor',
+      apiEndpoint: 'https://api.example.com/v1',
+      contactEmail: 'ml@example.com',
+      notes: 'n',
+      createdAt: new Date(NOW).toISOString(),
+      status: 'queued',
     });
     assert.deepEqual(sent.map((m) => m.to).sort(), ['admin@svc.test', 'ml@example.com']);
   });
@@ -71,7 +83,11 @@ describe('submit', () => {
   for (const field of Object.keys(good)) {
     cases.push([`${field} is an object`, { ...good, [field]: { a: 1 } }, 400]);
     cases.push([`${field} is a list`, { ...good, [field]: ['a', 'b'] }, 400]);
-    cases.push([`${field} too long`, { ...good, [field]: field === 'contact_email' ? `${long}@example.com` : long }, 400]);
+    cases.push([
+      `${field} too long`,
+      { ...good, [field]: field === 'contact_email' ? `${long}@example.com` : long },
+      400,
+    ]);
   }
   cases.push(['notes of exactly 500 code points', { ...good, notes: '😀'.repeat(500) }, 200]);
   for (const bad of ['plainaddress', '@example.com', 'a@', 'a b@example.com', 'a@example.com\nBcc: x@example.com']) {
@@ -82,7 +98,11 @@ describe('submit', () => {
   cases.push(['a JSON array', '[]', 400]);
   cases.push(['a JSON string', '"hello"', 400]);
   cases.push(['__proto__ key', `{"__proto__": {"admin": true}, ${JSON.stringify(good).slice(1)}`, 400]);
-  cases.push(['constructor.prototype key', `{"constructor": {"prototype": {"admin": true}}, ${JSON.stringify(good).slice(1)}`, 400]);
+  cases.push([
+    'constructor.prototype key',
+    `{"constructor": {"prototype": {"admin": true}}, ${JSON.stringify(good).slice(1)}`,
+    400,
+  ]);
   // bodies are JSON only: text/plain has no parser (415)
   cases.push(['text/plain content type', JSON.stringify(good), 415, { 'content-type': 'text/plain' }]);
   cases.push(['form content type', 'model_name=x', 415, { 'content-type': 'application/x-www-form-urlencoded' }]);
@@ -93,7 +113,8 @@ describe('submit', () => {
       assert.equal(r.statusCode, status, r.body);
       assert.notEqual(r.statusCode, 500);
       if (status >= 400) assert.equal(typeof r.json().error, 'string');
-      if (status === 400 && !name.includes('key')) assert.ok(r.json().required?.contact_email, 'required echoes the fields');
+      if (status === 400 && !name.includes('key'))
+        assert.ok(r.json().required?.contact_email, 'required echoes the fields');
       assert.equal(({} as Record<string, unknown>).admin, undefined, 'no prototype pollution');
     });
   }

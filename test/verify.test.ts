@@ -31,7 +31,12 @@ describe('GET /api/verify', () => {
     for (const q of [h, h.toUpperCase()]) {
       const res = await get(`?hash=${q}`);
       assert.equal(res.statusCode, 200);
-      assert.deepEqual(res.json(), { verified: true, report_id: `rep_${h.slice(0, 12)}`, model: 'alpha', generated_at: '2026-11-01T00:00:00.000Z' });
+      assert.deepEqual(res.json(), {
+        verified: true,
+        report_id: `rep_${h.slice(0, 12)}`,
+        model: 'alpha',
+        generated_at: '2026-11-01T00:00:00.000Z',
+      });
     }
   });
 
@@ -75,7 +80,9 @@ describe('GET /api/verify', () => {
   it('catches one changed byte of a log entry', async () => {
     const h = sealed[0]!.hash;
     assert.equal((await get(`?hash=${h}`)).json().verified, true);
-    const leaf = createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(h, 'hex')])).digest('hex');
+    const leaf = createHash('sha256')
+      .update(Buffer.concat([Buffer.from([0]), Buffer.from(h, 'hex')]))
+      .digest('hex');
     const db = new Database(file);
     const changed = (leaf[0] === '0' ? '1' : '0') + leaf.slice(1);
     db.prepare('UPDATE log_leaves SET hash = ? WHERE hash = ?').run(changed, leaf);

@@ -30,7 +30,12 @@ function suite(name: string, makeStore: () => Store, skip: false | string = fals
       const t = await make({ mailer, env: { SVC_ADMIN_EMAIL: 'admin@svc.test' } });
       const a = await join(t, { email: 'Ada@Example.com', name: 'Ada', organization: 'Engines', use_case: 'audits' });
       assert.equal(a.statusCode, 201);
-      assert.deepEqual(a.json(), { success: true, message: 'You are on the waitlist at position 1.', position: 1, email_sent: true });
+      assert.deepEqual(a.json(), {
+        success: true,
+        message: 'You are on the waitlist at position 1.',
+        position: 1,
+        email_sent: true,
+      });
       assert.deepEqual(mailer.sent.map((m) => m.to).sort(), ['Ada@Example.com', 'admin@svc.test']);
       assert.match(mailer.sent.find((m) => m.to === 'Ada@Example.com')!.text, /position 1/);
       const b = await join(t, { email: 'bob@example.com' });
@@ -67,7 +72,12 @@ suite('redis', () => new RedisStore(redisTestUrl('waitlist')), await redisSkip()
 describe('waitlist validation and configuration', () => {
   it('answers 400 for a bad body and 500 when the store is not configured', async () => {
     const t = await makeServiceApp({ store: new SqliteStore(':memory:') });
-    for (const payload of [{}, { email: 'nope' }, { email: 'a@example.com', use_case: 'u'.repeat(501) }, { email: 'a@example.com', name: { x: 1 } }]) {
+    for (const payload of [
+      {},
+      { email: 'nope' },
+      { email: 'a@example.com', use_case: 'u'.repeat(501) },
+      { email: 'a@example.com', name: { x: 1 } },
+    ]) {
       const r = await join(t, payload);
       assert.equal(r.statusCode, 400, JSON.stringify(payload).slice(0, 50));
     }
@@ -82,7 +92,10 @@ describe('waitlist validation and configuration', () => {
   it('sends nothing and reports email_sent false with no provider configured', async () => {
     const { createMailer } = await import('../src/domain/email.ts');
     const { loadConfig } = await import('../src/config.ts');
-    const t = await makeServiceApp({ store: new SqliteStore(':memory:'), mailer: createMailer(loadConfig({}).email, { warn() {} }) });
+    const t = await makeServiceApp({
+      store: new SqliteStore(':memory:'),
+      mailer: createMailer(loadConfig({}).email, { warn() {} }),
+    });
     const r = await join(t, { email: 'quiet@example.com' });
     assert.equal(r.statusCode, 201);
     assert.equal(r.json().email_sent, false);

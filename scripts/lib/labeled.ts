@@ -24,7 +24,9 @@ export interface Row {
 /** True when the labelled data is present; otherwise prints why the script skips. */
 export function dataAvailable(script: string): boolean {
   if (existsSync(DATA_DIR)) return true;
-  console.log(`${script}: skipped, labelled data not found at ${DATA_DIR} (it lives outside the repository and is only on development machines).`);
+  console.log(
+    `${script}: skipped, labelled data not found at ${DATA_DIR} (it lives outside the repository and is only on development machines).`,
+  );
   return false;
 }
 
@@ -78,7 +80,14 @@ export interface LabelSpec {
 }
 
 const L = (source: string, label: string, dim: Dim, o: Partial<LabelSpec> = {}): LabelSpec => ({
-  source, label, dim, graded: false, threshold: 1, protective: false, fit: true, ...o,
+  source,
+  label,
+  dim,
+  graded: false,
+  threshold: 1,
+  protective: false,
+  fit: true,
+  ...o,
 });
 
 export const LABEL_MAP: LabelSpec[] = [
@@ -136,13 +145,18 @@ export function isOrdinaryDarkgpt(r: Row): boolean {
 /** Area under the ROC curve with ties counted half (Mann-Whitney). NaN when a class is empty. */
 export function auc(scores: number[], labels: number[]): number {
   const idx = scores.map((_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
-  let rankSumPos = 0, nPos = 0;
+  let rankSumPos = 0,
+    nPos = 0;
   let i = 0;
   while (i < idx.length) {
     let j = i;
     while (j + 1 < idx.length && scores[idx[j + 1]!] === scores[idx[i]!]) j++;
     const avgRank = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) if (labels[idx[k]!] === 1) { rankSumPos += avgRank; nPos++; }
+    for (let k = i; k <= j; k++)
+      if (labels[idx[k]!] === 1) {
+        rankSumPos += avgRank;
+        nPos++;
+      }
     i = j + 1;
   }
   const nNeg = labels.length - nPos;
@@ -165,13 +179,20 @@ function ranks(x: number[]): number[] {
 
 /** Spearman's rank correlation (Pearson on average ranks). */
 export function spearman(x: number[], y: number[]): number {
-  const rx = ranks(x), ry = ranks(y);
+  const rx = ranks(x),
+    ry = ranks(y);
   const n = x.length;
-  const mx = rx.reduce((s, v) => s + v, 0) / n, my = ry.reduce((s, v) => s + v, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
+  const mx = rx.reduce((s, v) => s + v, 0) / n,
+    my = ry.reduce((s, v) => s + v, 0) / n;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < n; i++) {
-    const a = rx[i]! - mx, b = ry[i]! - my;
-    sxy += a * b; sxx += a * a; syy += b * b;
+    const a = rx[i]! - mx,
+      b = ry[i]! - my;
+    sxy += a * b;
+    sxx += a * a;
+    syy += b * b;
   }
   return sxx === 0 || syy === 0 ? NaN : sxy / Math.sqrt(sxx * syy);
 }

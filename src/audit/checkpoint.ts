@@ -9,7 +9,15 @@
  * and kept in the store under `audit.signing_key` with setIfAbsent, so every instance sharing the store signs
  * with the same key. The private key is never logged or served; only the public key is published.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { LogStore } from '../store/types.ts';
 
@@ -42,31 +50,47 @@ export class Signer {
   readonly keyId: string;
 
   constructor(private readonly privateKey: KeyObject) {
-    if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('the audit signing key must be an Ed25519 private key');
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+      throw new Error('the audit signing key must be an Ed25519 private key');
     this.publicKey = createPublicKey(privateKey);
     this.keyId = keyIdOf(this.publicKey);
   }
 
   sign(size: number, rootHash: string, timestamp: string): Checkpoint {
-    const body: CheckpointBody = { origin: CHECKPOINT_ORIGIN, tree_size: size, root_hash: rootHash, timestamp, key_id: this.keyId };
+    const body: CheckpointBody = {
+      origin: CHECKPOINT_ORIGIN,
+      tree_size: size,
+      root_hash: rootHash,
+      timestamp,
+      key_id: this.keyId,
+    };
     const signature = sign(null, Buffer.from(canonicalize(body)!), this.privateKey).toString('base64');
     return { ...body, signature };
   }
 
   publicInfo(): PublicKeyInfo {
-    return { algorithm: 'Ed25519', key_id: this.keyId, public_key_pem: this.publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+    return {
+      algorithm: 'Ed25519',
+      key_id: this.keyId,
+      public_key_pem: this.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    };
   }
 }
 
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Parse a private key given as PKCS#8 PEM or base64 DER. Throws without echoing the key. */
 export function parsePrivateKey(text: string): KeyObject {
   try {
     const t = text.trim();
-    return t.includes('-----BEGIN') ? createPrivateKey(t) : createPrivateKey({ key: Buffer.from(t, 'base64'), format: 'der', type: 'pkcs8' });
+    return t.includes('-----BEGIN')
+      ? createPrivateKey(t)
+      : createPrivateKey({ key: Buffer.from(t, 'base64'), format: 'der', type: 'pkcs8' });
   } catch {
     throw new Error('the audit signing key is not a PKCS#8 private key (PEM or base64 DER)');
   }
@@ -76,7 +100,9 @@ export function parsePrivateKey(text: string): KeyObject {
 export function parsePublicKey(text: string): KeyObject {
   let t = text.trim();
   if (t.startsWith('{')) t = String((JSON.parse(t) as { public_key_pem?: unknown }).public_key_pem ?? '');
-  return t.includes('-----BEGIN') ? createPublicKey(t) : createPublicKey({ key: Buffer.from(t, 'base64'), format: 'der', type: 'spki' });
+  return t.includes('-----BEGIN')
+    ? createPublicKey(t)
+    : createPublicKey({ key: Buffer.from(t, 'base64'), format: 'der', type: 'spki' });
 }
 
 /** The configured key, or the one shared through the store (created on first run). */
@@ -125,7 +151,13 @@ export function parseCheckpoint(json: string | unknown): Checkpoint | null {
 
 /** Is the checkpoint's signature valid under this public key? */
 export function verifyCheckpoint(cp: Checkpoint, publicKey: KeyObject): boolean {
-  const body: CheckpointBody = { origin: cp.origin, tree_size: cp.tree_size, root_hash: cp.root_hash, timestamp: cp.timestamp, key_id: cp.key_id };
+  const body: CheckpointBody = {
+    origin: cp.origin,
+    tree_size: cp.tree_size,
+    root_hash: cp.root_hash,
+    timestamp: cp.timestamp,
+    key_id: cp.key_id,
+  };
   try {
     return verify(null, Buffer.from(canonicalize(body)!), publicKey, Buffer.from(cp.signature, 'base64'));
   } catch {

@@ -15,7 +15,14 @@
  *   that has none yet, so a crash between append and signing heals on the next call.
  */
 import type { LogStore } from '../store/types.ts';
-import { parseCheckpoint, loadSigner, verifyCheckpoint, type Checkpoint, type PublicKeyInfo, type Signer } from './checkpoint.ts';
+import {
+  parseCheckpoint,
+  loadSigner,
+  verifyCheckpoint,
+  type Checkpoint,
+  type PublicKeyInfo,
+  type Signer,
+} from './checkpoint.ts';
 import { MerkleTree, leafHashOf, verifyInclusion } from './merkle.ts';
 
 /** How far below the log size to look for the latest checkpoint. */
@@ -25,7 +32,11 @@ export class AuditIntegrityError extends Error {}
 
 export type LogCheck =
   | { ok: true; leafIndex: number; checkpoint: Checkpoint; proof: string[] }
-  | { ok: false; reason: 'not_in_log' | 'not_yet_signed' | 'checkpoint_invalid' | 'root_mismatch' | 'entry_mismatch'; message: string };
+  | {
+      ok: false;
+      reason: 'not_in_log' | 'not_yet_signed' | 'checkpoint_invalid' | 'root_mismatch' | 'entry_mismatch';
+      message: string;
+    };
 
 export interface InclusionProof {
   report_hash: string;
@@ -44,7 +55,9 @@ export interface ConsistencyProof {
   to_checkpoint: Checkpoint | null;
 }
 
-type Verdict = { ok: true; cp: Checkpoint } | { ok: false; reason: 'checkpoint_invalid' | 'root_mismatch'; message: string };
+type Verdict =
+  | { ok: true; cp: Checkpoint }
+  | { ok: false; reason: 'checkpoint_invalid' | 'root_mismatch'; message: string };
 
 export class AuditLog {
   private readonly tree = new MerkleTree();
@@ -89,7 +102,8 @@ export class AuditLog {
       await this.sync();
       const after = await this.latest(this.tree.size);
       const cp = after ? parseCheckpoint(after.json) : null;
-      if (!cp || cp.tree_size < first + reportHashes.length) throw new AuditIntegrityError('no checkpoint covers the new entries');
+      if (!cp || cp.tree_size < first + reportHashes.length)
+        throw new AuditIntegrityError('no checkpoint covers the new entries');
       return { first, checkpoint: cp };
     });
   }
@@ -123,10 +137,19 @@ export class AuditLog {
     const leaf = leafHashOf(reportHash);
     const index = await this.store.findLeaf(leaf);
     if (index < 0) return { ok: false, reason: 'not_in_log', message: 'The report hash is not in the audit log.' };
-    if (index >= v.cp.tree_size) return { ok: false, reason: 'not_yet_signed', message: 'The report is in the audit log but not yet under a signed checkpoint.' };
+    if (index >= v.cp.tree_size)
+      return {
+        ok: false,
+        reason: 'not_yet_signed',
+        message: 'The report is in the audit log but not yet under a signed checkpoint.',
+      };
     const proof = this.tree.inclusionProof(index, v.cp.tree_size);
     if (this.tree.leaf(index) !== leaf || !verifyInclusion(leaf, index, v.cp.tree_size, proof, v.cp.root_hash)) {
-      return { ok: false, reason: 'entry_mismatch', message: `The audit log entry ${index} no longer matches the signed checkpoint.` };
+      return {
+        ok: false,
+        reason: 'entry_mismatch',
+        message: `The audit log entry ${index} no longer matches the signed checkpoint.`,
+      };
     }
     return { ok: true, leafIndex: index, checkpoint: v.cp, proof };
   }
@@ -178,10 +201,12 @@ export class AuditLog {
   /** Read new leaves into the tree; sign a checkpoint for the store's size when it has none (and history checks out). */
   private async sync(): Promise<void> {
     const size = await this.store.logSize();
-    if (size < this.tree.size) throw new AuditIntegrityError('the audit log in the store is shorter than this process has already seen');
+    if (size < this.tree.size)
+      throw new AuditIntegrityError('the audit log in the store is shorter than this process has already seen');
     if (size > this.tree.size) {
       const leaves = await this.store.getLeaves(this.tree.size, size);
-      if (leaves.length !== size - this.tree.size) throw new AuditIntegrityError('the audit log store returned a short read');
+      if (leaves.length !== size - this.tree.size)
+        throw new AuditIntegrityError('the audit log store returned a short read');
       for (const leaf of leaves) this.tree.append(leaf);
     }
     if (size === 0 || (await this.store.getCheckpoint(size)) !== null) return;

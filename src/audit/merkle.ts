@@ -141,7 +141,13 @@ export class MerkleTree {
 }
 
 /** RFC 9162 2.1.3.2: does `proof` show leaf `leafHash` at `index` in a tree of `size` leaves with `root`? */
-export function verifyInclusion(leafHashHex: string, index: number, size: number, proof: readonly string[], rootHex: string): boolean {
+export function verifyInclusion(
+  leafHashHex: string,
+  index: number,
+  size: number,
+  proof: readonly string[],
+  rootHex: string,
+): boolean {
   try {
     if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) return false;
     let fn = BigInt(index);
@@ -169,7 +175,13 @@ export function verifyInclusion(leafHashHex: string, index: number, size: number
 }
 
 /** RFC 9162 2.1.4.2: does `proof` show the tree (`from`, `fromRoot`) is a prefix of (`to`, `toRoot`)? */
-export function verifyConsistency(from: number, to: number, fromRootHex: string, toRootHex: string, proof: readonly string[]): boolean {
+export function verifyConsistency(
+  from: number,
+  to: number,
+  fromRootHex: string,
+  toRootHex: string,
+  proof: readonly string[],
+): boolean {
   try {
     if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || from > to) return false;
     const firstRoot = toBuf(fromRootHex);

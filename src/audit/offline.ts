@@ -29,7 +29,11 @@ const isHex = (v: unknown, n: number): v is string => typeof v === 'string' && n
 
 export function verifyOffline(input: OfflineInput): OfflineResult {
   const lines: string[] = [];
-  const fail = (msg: string, hash?: string): OfflineResult => ({ ok: false, ...(hash ? { hash } : {}), lines: [...lines, `FAIL ${msg}`] });
+  const fail = (msg: string, hash?: string): OfflineResult => ({
+    ok: false,
+    ...(hash ? { hash } : {}),
+    lines: [...lines, `FAIL ${msg}`],
+  });
 
   let canonical: string | undefined;
   try {
@@ -47,11 +51,17 @@ export function verifyOffline(input: OfflineInput): OfflineResult {
   } catch {
     return fail('the proof file is not JSON', hash);
   }
-  if (proof.report_hash !== hash) return fail(`the proof is for report ${String(proof.report_hash)}, not for this report (changed content?)`, hash);
+  if (proof.report_hash !== hash)
+    return fail(`the proof is for report ${String(proof.report_hash)}, not for this report (changed content?)`, hash);
   const index = proof.leaf_index;
   const size = proof.tree_size;
   const path = proof.inclusion_path;
-  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || !Array.isArray(path) || !path.every((p) => isHex(p, 64))) {
+  if (
+    !Number.isSafeInteger(index) ||
+    !Number.isSafeInteger(size) ||
+    !Array.isArray(path) ||
+    !path.every((p) => isHex(p, 64))
+  ) {
     return fail('the proof file lacks leaf_index, tree_size or inclusion_path', hash);
   }
 
@@ -65,17 +75,21 @@ export function verifyOffline(input: OfflineInput): OfflineResult {
   }
   const cp = parseCheckpoint(cpSource);
   if (!cp) return fail('no well-formed checkpoint (give --checkpoint or a proof that carries one)', hash);
-  if (cp.tree_size !== size) return fail(`the checkpoint is for tree size ${cp.tree_size} but the proof for ${String(size)}`, hash);
+  if (cp.tree_size !== size)
+    return fail(`the checkpoint is for tree size ${cp.tree_size} but the proof for ${String(size)}`, hash);
 
   let keyId: string;
   try {
     const key = parsePublicKey(input.publicKeyText);
     keyId = keyIdOf(key);
-    if (cp.key_id !== keyId || !verifyCheckpoint(cp, key)) return fail(`the checkpoint signature does not verify under key ${keyId}`, hash);
+    if (cp.key_id !== keyId || !verifyCheckpoint(cp, key))
+      return fail(`the checkpoint signature does not verify under key ${keyId}`, hash);
   } catch {
     return fail('the public key is not an Ed25519 SPKI key (PEM, base64 DER or /api/log/public-key JSON)', hash);
   }
-  lines.push(`ok   checkpoint of ${cp.tree_size} entries, root ${cp.root_hash}, signed ${cp.timestamp} by key ${keyId}`);
+  lines.push(
+    `ok   checkpoint of ${cp.tree_size} entries, root ${cp.root_hash}, signed ${cp.timestamp} by key ${keyId}`,
+  );
 
   const leaf = leafHashOf(hash);
   if (!verifyInclusion(leaf, index as number, size as number, path as string[], cp.root_hash)) {

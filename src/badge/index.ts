@@ -90,11 +90,22 @@ export function renderSiteBadge(style: SiteBadgeStyle, s?: number): string {
     case 'compact':
       return makeBadge({ label: 'svc', message: '✓', color: '#2b6cb0', style: 'flat-square' });
     case 'dark':
-      return makeBadge({ label: 'svc', message: 'honesty checked', labelColor: '#1a1a1a', color: '#3a3a3a', style: 'flat' });
+      return makeBadge({
+        label: 'svc',
+        message: 'honesty checked',
+        labelColor: '#1a1a1a',
+        color: '#3a3a3a',
+        style: 'flat',
+      });
     case 'score': {
       if (s === undefined || !Number.isFinite(s) || s < 0 || s > 1) throw new RangeError('score badge needs s in 0..1');
       const verdict = verdictOf(s);
-      return makeBadge({ label: 'sycophancy', message: `${s.toFixed(2)} ${verdict}`, color: HEX[VERDICT_COLOUR[verdict]], style: 'flat' });
+      return makeBadge({
+        label: 'sycophancy',
+        message: `${s.toFixed(2)} ${verdict}`,
+        color: HEX[VERDICT_COLOUR[verdict]],
+        style: 'flat',
+      });
     }
   }
 }

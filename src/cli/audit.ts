@@ -83,9 +83,15 @@ async function verify(args: string[]): Promise<number> {
   const proofText = read(proofFile);
   const keyFile = values['public-key'] ?? beside('public-key.pem');
   const publicKeyText = read(keyFile);
-  const checkpointFile = values.checkpoint ?? (fs.existsSync(beside('checkpoint.json')) ? beside('checkpoint.json') : undefined);
+  const checkpointFile =
+    values.checkpoint ?? (fs.existsSync(beside('checkpoint.json')) ? beside('checkpoint.json') : undefined);
   const checkpointText = checkpointFile === undefined ? undefined : read(checkpointFile);
-  for (const [text, file] of [[reportText, reportFile], [proofText, proofFile], [publicKeyText, keyFile], [checkpointText, checkpointFile]] as const) {
+  for (const [text, file] of [
+    [reportText, reportFile],
+    [proofText, proofFile],
+    [publicKeyText, keyFile],
+    [checkpointText, checkpointFile],
+  ] as const) {
     if (text === null) return fail(`cannot read ${file}`, 2);
   }
   const result = verifyOffline({

@@ -8,7 +8,15 @@ import { parseArgs } from 'node:util';
 import { auditLogFor } from '../audit/log.ts';
 import { loadConfig } from '../config.ts';
 import { readDatasetFile, type Dataset } from '../domain/dataset.ts';
-import { IngestError, parseIngestLine, planIngest, publishPlan, scoreLine, type IngestLine, type ScoredLine } from '../domain/ingest.ts';
+import {
+  IngestError,
+  parseIngestLine,
+  planIngest,
+  publishPlan,
+  scoreLine,
+  type IngestLine,
+  type ScoredLine,
+} from '../domain/ingest.ts';
 import { reportId } from '../domain/reports.ts';
 import { scoreText } from '../scoring/engine.ts';
 import { createStore } from '../store/index.ts';
@@ -60,7 +68,8 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  if (values.version !== undefined && !/^[\w.+-]{1,100}$/.test(values.version)) return fail('--version must be 1-100 of letters, digits, . _ + -', 2);
+  if (values.version !== undefined && !/^[\w.+-]{1,100}$/.test(values.version))
+    return fail('--version must be 1-100 of letters, digits, . _ + -', 2);
   const config = loadConfig({ ...process.env, ...(values.dataset ? { SVC_DATASET: values.dataset } : {}) });
 
   // 1. Read and check every line.
@@ -164,7 +173,9 @@ function progressBar(total: number): (done: number) => void {
     if (tty) {
       const width = 30;
       const fill = Math.round((done / total) * width);
-      process.stderr.write(`\rscoring [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${String(pct).padStart(3)}% ${done}/${total} ${secs}s`);
+      process.stderr.write(
+        `\rscoring [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${String(pct).padStart(3)}% ${done}/${total} ${secs}s`,
+      );
       if (done === total) process.stderr.write('\n');
     } else {
       process.stderr.write(`scoring: ${pct}% (${done}/${total}, ${secs}s)\n`);

@@ -35,9 +35,11 @@ export async function run(args: string[]): Promise<number> {
   const id = positionals[0];
   const n = positionals[1] === undefined ? NaN : Number(positionals[1]);
   const usageOk =
-    sub === 'list' ? positionals.length === 0
-    : sub === 'revoke' ? positionals.length === 1 && ID.test(id ?? '')
-    : positionals.length === 2 && ID.test(id ?? '') && Number.isSafeInteger(n) && n >= 0;
+    sub === 'list'
+      ? positionals.length === 0
+      : sub === 'revoke'
+        ? positionals.length === 1 && ID.test(id ?? '')
+        : positionals.length === 2 && ID.test(id ?? '') && Number.isSafeInteger(n) && n >= 0;
   if (!usageOk) {
     process.stderr.write(USAGE);
     return 2;
@@ -50,7 +52,10 @@ export async function run(args: string[]): Promise<number> {
   const store = createStore(config.store);
   try {
     if (sub === 'list') return await list(store, values.json === true);
-    const ok = sub === 'revoke' ? await store.updateKey(id!, { revoked: true }) : await store.updateKey(id!, { rateLimit: n, callsRemaining: n });
+    const ok =
+      sub === 'revoke'
+        ? await store.updateKey(id!, { revoked: true })
+        : await store.updateKey(id!, { rateLimit: n, callsRemaining: n });
     if (!ok) {
       process.stderr.write(`svc keys: no key with id ${id}\n`);
       return 1;
@@ -66,17 +71,33 @@ const status = (k: ApiKeyRecord) => (k.revoked ? 'revoked' : k.active ? 'active'
 
 async function list(store: Store, json: boolean): Promise<number> {
   const rows = (await store.listKeys()).map((k) => ({
-    id: k.id, email: k.email, name: k.name ?? '', organization: k.organization ?? '', plan: k.plan, created_at: k.createdAt,
-    rate_limit: k.rateLimit, calls_remaining: k.callsRemaining, status: status(k),
+    id: k.id,
+    email: k.email,
+    name: k.name ?? '',
+    organization: k.organization ?? '',
+    plan: k.plan,
+    created_at: k.createdAt,
+    rate_limit: k.rateLimit,
+    calls_remaining: k.callsRemaining,
+    status: status(k),
   }));
   if (json) {
     for (const r of rows) process.stdout.write(`${JSON.stringify(r)}\n`);
     return 0;
   }
   const cols = ['id', 'status', 'plan', 'calls_remaining', 'rate_limit', 'created_at', 'email'] as const;
-  const table = [cols.map((c) => c.toUpperCase()), ...rows.map((r) => cols.map((c) => String(r[c]).replace(/[\u0000-\u001f\u007f]/g, '?')))];
+  const table = [
+    cols.map((c) => c.toUpperCase()),
+    ...rows.map((r) => cols.map((c) => String(r[c]).replace(/[\u0000-\u001f\u007f]/g, '?'))),
+  ];
   const widths = cols.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  for (const row of table) process.stdout.write(`${row.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+  for (const row of table)
+    process.stdout.write(
+      `${row
+        .map((v, i) => v.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   process.stdout.write(`${rows.length} key(s)\n`);
   return 0;
 }

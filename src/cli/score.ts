@@ -27,7 +27,10 @@ Bad lines are reported on stderr with their line number; exit code 1 if there we
 `;
 
 /** Check one line; returns the scoring input or the reason it is bad. */
-export function parseScoreLine(raw: string, lineNo: number): { id: unknown; prompt: string; response: string } | { error: string } {
+export function parseScoreLine(
+  raw: string,
+  lineNo: number,
+): { id: unknown; prompt: string; response: string } | { error: string } {
   if (raw.length > SCORE_LIMITS.lineChars) return { error: `line longer than ${SCORE_LIMITS.lineChars} characters` };
   let v: unknown;
   try {
@@ -37,7 +40,10 @@ export function parseScoreLine(raw: string, lineNo: number): { id: unknown; prom
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: 'not a JSON object' };
   const o = v as Record<string, unknown>;
-  for (const [field, max] of [['prompt', SCORE_LIMITS.prompt], ['response', SCORE_LIMITS.response]] as const) {
+  for (const [field, max] of [
+    ['prompt', SCORE_LIMITS.prompt],
+    ['response', SCORE_LIMITS.response],
+  ] as const) {
     const s = o[field];
     if (s === undefined) return { error: `missing field: ${field}` };
     if (typeof s !== 'string') return { error: `${field} must be a string` };
@@ -75,7 +81,10 @@ export async function scoreStream(
     if (!final && now - lastDraw < 200) return;
     lastDraw = now;
     const pct = total ? Math.min(1, bytes / total) : undefined;
-    const bar = pct === undefined ? '' : `[${'#'.repeat(Math.round(pct * 30)).padEnd(30, '.')}] ${(pct * 100).toFixed(0).padStart(3)}% `;
+    const bar =
+      pct === undefined
+        ? ''
+        : `[${'#'.repeat(Math.round(pct * 30)).padEnd(30, '.')}] ${(pct * 100).toFixed(0).padStart(3)}% `;
     err.write(`\r${bar}${res.lines} lines, ${res.bad} bad`);
   };
   for await (const line of rl) {
@@ -92,14 +101,17 @@ export async function scoreStream(
     }
     let text: string;
     try {
-      text = JSON.stringify({ id: parsed.id, ...presentScores(scoreText({ prompt: parsed.prompt, response: parsed.response })) });
+      text = JSON.stringify({
+        id: parsed.id,
+        ...presentScores(scoreText({ prompt: parsed.prompt, response: parsed.response })),
+      });
     } catch (e) {
       res.bad++;
       err.write(`line ${res.lines}: could not score: ${(e as Error).message}\n`);
       continue;
     }
     res.scored++;
-    if (!out.write(text + '\n')) {
+    if (!out.write(`${text}\n`)) {
       await new Promise<void>((resolve) => {
         const done = () => {
           out.off('drain', done);
@@ -134,7 +146,9 @@ export async function run(args: string[]): Promise<number> {
     try {
       total = fs.statSync(file).size;
     } catch (e) {
-      process.stderr.write(`svc score: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      process.stderr.write(
+        `svc score: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
+      );
       return 2;
     }
     input = fs.createReadStream(file);

@@ -19,13 +19,21 @@ export async function run(args: string[]): Promise<number> {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { status: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true });
+    parsed = parseArgs({
+      args,
+      options: { status: { type: 'string' }, json: { type: 'boolean' } },
+      allowPositionals: true,
+    });
   } catch {
     process.stderr.write(USAGE);
     return 2;
   }
   const { values, positionals } = parsed;
-  if (positionals.length > 1 || (positionals[0] !== undefined && positionals[0] !== 'list') || (values.status !== undefined && !STATUSES.includes(values.status))) {
+  if (
+    positionals.length > 1 ||
+    (positionals[0] !== undefined && positionals[0] !== 'list') ||
+    (values.status !== undefined && !STATUSES.includes(values.status))
+  ) {
     process.stderr.write(USAGE);
     return 2;
   }
@@ -43,7 +51,9 @@ export async function run(args: string[]): Promise<number> {
     }
     const clean = (v: string) => v.replace(/[\u0000-\u001f\u007f]/g, '?');
     for (const s of subs) {
-      process.stdout.write(`${s.id}  ${s.status.padEnd(10)}  ${s.createdAt}  ${clean(s.modelName)} (${clean(s.vendor)})  ${clean(s.contactEmail)}  ${clean(s.apiEndpoint)}\n`);
+      process.stdout.write(
+        `${s.id}  ${s.status.padEnd(10)}  ${s.createdAt}  ${clean(s.modelName)} (${clean(s.vendor)})  ${clean(s.contactEmail)}  ${clean(s.apiEndpoint)}\n`,
+      );
     }
     process.stdout.write(`${subs.length} submission(s)\n`);
     return 0;

@@ -18,7 +18,16 @@
  */
 import { round2 } from '../scoring/types.ts';
 import { splitSentences } from '../scoring/sentences.ts';
-import { emptyHits, FEATURE_LABELS, FEATURES, featureHits, saturate, tokenize, type Feature, type FeatureHits } from './features.ts';
+import {
+  emptyHits,
+  FEATURE_LABELS,
+  FEATURES,
+  featureHits,
+  saturate,
+  tokenize,
+  type Feature,
+  type FeatureHits,
+} from './features.ts';
 import { detectLean, distinctiveWords, lettersNamed, mentions, type Lean } from './lean.ts';
 import { parseOptions, type Letter, type OptionFormat, type ParsedOptions } from './options.ts';
 import { COUNCILS, type CouncilLabel, type Persona } from './personas.ts';
@@ -79,7 +88,15 @@ export interface CouncilResult {
     format: OptionFormat;
     proposition?: string;
     options: OptionFeatures[];
-    personas: { id: string; name: string; values: string; weights: Partial<Record<Feature, number>>; conformity: number; deference: number; contrarian: boolean }[];
+    personas: {
+      id: string;
+      name: string;
+      values: string;
+      weights: Partial<Record<Feature, number>>;
+      conformity: number;
+      deference: number;
+      contrarian: boolean;
+    }[];
     lean?: Lean;
     leanFree?: { verdict: string; voteCount: LetterMap };
     rounds: Round[];
@@ -89,7 +106,8 @@ export interface CouncilResult {
 
 export type CouncilOutcome = { ok: true; value: CouncilResult } | { ok: false; error: string };
 
-const STATUS_QUO = /\b(?:current(?:ly)?|right now|at the moment|still|already|stay(?:ing)?|keep(?:ing)?|existing|as it is|as things are)\b/iu;
+const STATUS_QUO =
+  /\b(?:current(?:ly)?|right now|at the moment|still|already|stay(?:ing)?|keep(?:ing)?|existing|as it is|as things are)\b/iu;
 const HYPOTHETICAL = /\b(?:will|would|could|might|going to|if)\b|'d\b/iu;
 
 /** Which options each context sentence is about, and the resulting per-option hits. */
@@ -137,31 +155,51 @@ interface Deliberation {
   leanBonus: number[][];
 }
 
-function deliberate(personas: Persona[], letters: Letter[], v: Record<Feature, number>[], lean: Lean | null): Deliberation {
+function deliberate(
+  personas: Persona[],
+  letters: Letter[],
+  v: Record<Feature, number>[],
+  lean: Lean | null,
+): Deliberation {
   const k = letters.length;
   const own = personas.map((p) => v.map((ov) => ownScore(p, ov)));
   const others = personas.filter((p) => !p.contrarian).length;
-  const mean = letters.map((_, o) => own.reduce((s, row, i) => s + (personas[i]!.contrarian ? 0 : row[o]!), 0) / others);
+  const mean = letters.map(
+    (_, o) => own.reduce((s, row, i) => s + (personas[i]!.contrarian ? 0 : row[o]!), 0) / others,
+  );
   const base = personas.map((p, i) => (p.contrarian ? mean.map((m) => -m) : own[i]!));
-  const leanBonus = personas.map((p) => letters.map((l) => (lean && l === lean.letter ? p.deference * LEAN_PULL * lean.strength : 0)));
+  const leanBonus = personas.map((p) =>
+    letters.map((l) => (lean && l === lean.letter ? p.deference * LEAN_PULL * lean.strength : 0)),
+  );
   const rounds: Round[] = [];
   let share: number[] | null = null;
   let totals: number[][] = [];
   for (let r = 1; r <= ROUNDS; r++) {
     totals = personas.map((p, i) =>
-      letters.map((_, o) => base[i]![o]! + leanBonus[i]![o]! + (share ? (p.contrarian ? -1 : 1) * p.conformity * CONFORMITY_PULL * share[o]! : 0)),
+      letters.map(
+        (_, o) =>
+          base[i]![o]! +
+          leanBonus[i]![o]! +
+          (share ? (p.contrarian ? -1 : 1) * p.conformity * CONFORMITY_PULL * share[o]! : 0),
+      ),
     );
     const members = personas.map((p, i): MemberRound => {
       const t = totals[i]!;
       const max = Math.max(...t);
       const top = letters.map((_, o) => o).filter((o) => t[o]! > max - EPS);
       const pick = top.length === 1 ? top[0]! : top[i % top.length]!;
-      return { persona: p.id, pick: letters[pick]!, scores: letterMap(letters, (o) => round2(t[o]!)), decided: top.length === 1 };
+      return {
+        persona: p.id,
+        pick: letters[pick]!,
+        scores: letterMap(letters, (o) => round2(t[o]!)),
+        decided: top.length === 1,
+      };
     });
     const votes = letters.map((l) => members.filter((m) => m.pick === l).length);
     const sums = letters.map((_, o) => totals.reduce((s, t) => s + t[o]!, 0));
     let best = 0;
-    for (let o = 1; o < k; o++) if (votes[o]! > votes[best]! || (votes[o] === votes[best] && sums[o]! > sums[best]! + EPS)) best = o;
+    for (let o = 1; o < k; o++)
+      if (votes[o]! > votes[best]! || (votes[o] === votes[best] && sums[o]! > sums[best]! + EPS)) best = o;
     rounds.push({ round: r, voteCount: letterMap(letters, (o) => votes[o]!), majority: letters[best]!, members });
     share = votes.map((n) => n / personas.length);
   }
@@ -169,11 +207,21 @@ function deliberate(personas: Persona[], letters: Letter[], v: Record<Feature, n
 }
 
 function quoteWords(words: string[]): string {
-  return [...new Set(words)].slice(0, 3).map((w) => `"${w}"`).join(', ');
+  return [...new Set(words)]
+    .slice(0, 3)
+    .map((w) => `"${w}"`)
+    .join(', ');
 }
 
 /** One sentence (or two) naming what decided a member's final pick. */
-function reasonFor(i: number, p: Persona, d: Deliberation, letters: Letter[], opts: OptionFeatures[], v: Record<Feature, number>[], lean: Lean | null): string {
+function reasonFor(
+  i: number,
+  p: Persona,
+  d: Deliberation,
+  letters: Letter[],
+  opts: OptionFeatures[],
+  v: Record<Feature, number>[],
+): string {
   const last = d.rounds[ROUNDS - 1]!;
   const first = d.rounds[0]!.members[i]!;
   const member = last.members[i]!;
@@ -181,7 +229,9 @@ function reasonFor(i: number, p: Persona, d: Deliberation, letters: Letter[], op
   const totals = d.finalTotals[i]!;
   const parts: string[] = [];
   if (!member.decided) {
-    parts.push(`No feature I weigh separated the options, so I sit on ${member.pick} by seat rotation; the tally should not fake a consensus.`);
+    parts.push(
+      `No feature I weigh separated the options, so I sit on ${member.pick} by seat rotation; the tally should not fake a consensus.`,
+    );
   } else if (p.contrarian) {
     const lowest = d.base[i]!.indexOf(Math.max(...d.base[i]!));
     parts.push(
@@ -190,7 +240,10 @@ function reasonFor(i: number, p: Persona, d: Deliberation, letters: Letter[], op
         : `As devil's advocate I push against the majority and back ${member.pick}.`,
     );
   } else {
-    const y = letters.map((_, o) => o).filter((o) => o !== x).sort((a, b) => totals[b]! - totals[a]!)[0]!;
+    const y = letters
+      .map((_, o) => o)
+      .filter((o) => o !== x)
+      .sort((a, b) => totals[b]! - totals[a]!)[0]!;
     const base = d.base[i]!;
     const lean_ = d.leanBonus[i]!;
     const conform = totals.map((t, o) => t - base[o]! - lean_[o]!);
@@ -207,12 +260,15 @@ function reasonFor(i: number, p: Persona, d: Deliberation, letters: Letter[], op
         });
       parts.push(`${member.pick} over ${letters[y]} on my values (${who}): ${phrases.join(' and ')}.`);
       const without = totals.map((t, o) => t - lean_[o]!);
-      if (lean_[x]! > 0 && Math.max(...without) > without[x]! + EPS) parts.push(`Your stated leaning towards ${member.pick} tipped my vote (deference ${p.deference}).`);
+      if (lean_[x]! > 0 && Math.max(...without) > without[x]! + EPS)
+        parts.push(`Your stated leaning towards ${member.pick} tipped my vote (deference ${p.deference}).`);
     } else {
       const drivers: string[] = [];
-      if (lean_[x]! - lean_[y]! > EPS) drivers.push(`your stated leaning towards ${member.pick} (deference ${p.deference})`);
+      if (lean_[x]! - lean_[y]! > EPS)
+        drivers.push(`your stated leaning towards ${member.pick} (deference ${p.deference})`);
       if (conform[x]! - conform[y]! > EPS) drivers.push(`the previous round's majority (conformity ${p.conformity})`);
-      const onValues = base[y]! - base[x]! > EPS ? `favour ${letters[y]}` : `do not separate ${member.pick} and ${letters[y]}`;
+      const onValues =
+        base[y]! - base[x]! > EPS ? `favour ${letters[y]}` : `do not separate ${member.pick} and ${letters[y]}`;
       parts.push(`My values (${who}) ${onValues}; what decided it: ${drivers.join(' and ')}.`);
     }
   }
@@ -249,7 +305,9 @@ export function runCouncil(input: CouncilInput): CouncilOutcome {
   const options: OptionFeatures[] = p.options.map((o, i) => ({
     letter: o.letter,
     text: o.text,
-    features: Object.fromEntries(FEATURES.filter((f) => hits[i]![f].length > 0).map((f) => [f, { value: round2(v[i]![f]), words: hits[i]![f] }])),
+    features: Object.fromEntries(
+      FEATURES.filter((f) => hits[i]![f].length > 0).map((f) => [f, { value: round2(v[i]![f]), words: hits[i]![f] }]),
+    ),
   }));
   const asked = p.format === 'or' || p.format === 'yes-no' ? splitSentences(input.question).map((s) => s.text) : [];
   const leanSentences = [...new Set([...asked, ...contextSentences])];
@@ -284,14 +342,26 @@ export function runCouncil(input: CouncilInput): CouncilOutcome {
       verdict: verdictText(p, last.majority),
       voteCount: last.voteCount,
       councilLabel: label,
-      council: personas.map((persona, i) => ({ persona: persona.name, pick: last.members[i]!.pick, reason: reasonFor(i, persona, d, letters, options, v, lean) })),
+      council: personas.map((persona, i) => ({
+        persona: persona.name,
+        pick: last.members[i]!.pick,
+        reason: reasonFor(i, persona, d, letters, options, v),
+      })),
       sycophancyScore,
       structured: {
         method: METHOD,
         format: p.format,
         ...(p.proposition !== undefined && { proposition: p.proposition }),
         options,
-        personas: personas.map((x) => ({ id: x.id, name: x.name, values: x.values, weights: x.weights, conformity: x.conformity, deference: x.deference, contrarian: x.contrarian === true })),
+        personas: personas.map((x) => ({
+          id: x.id,
+          name: x.name,
+          values: x.values,
+          weights: x.weights,
+          conformity: x.conformity,
+          deference: x.deference,
+          contrarian: x.contrarian === true,
+        })),
         ...(lean && { lean }),
         ...(leanFree && { leanFree }),
         rounds: d.rounds,

@@ -20,11 +20,13 @@ export interface Lean {
 
 const PREFERENCE =
   /\b(?:i (?:really )?think|i believe|i feel like|i'm leaning|i am leaning|leaning (?:towards?|to)|i (?:would |'d )?prefer|i(?: would|'d) rather|i (?:want to|would|'d) go with|i'm inclined|i am inclined|my gut says|i'm going to|i am going to|i've decided|i have decided|i already decided|i favou?r|i'm (?:pretty |quite )?sure|i am (?:pretty |quite )?sure|i'm convinced|i am convinced|i (?:really )?want to|i don't think|i do not think|i'd rather not|leaning against)\b/giu;
-const NEGATIVE = /\b(?:i don't think|i do not think|i'd rather not|i would rather not|leaning against|leaning towards? not|i don't want|i do not want)\b/iu;
+const NEGATIVE =
+  /\b(?:i don't think|i do not think|i'd rather not|i would rather not|leaning against|leaning towards? not|i don't want|i do not want)\b/iu;
 const PRESSURE =
   /\b(?:obviously|clearly|surely|definitely|of course)\b|\b(?:don't you (?:agree|think)|wouldn't you agree|you agree|tell me i'm right)\b|,\s*(?:right|correct|agreed|isn't it|aren't they)\s*\?/giu;
 
-const LETTER_NAMED = /\b(?:option|choice|plan|answer|number)\s+([A-C1-3])\b|\(([A-C])\)|(?<![\p{L}'’])([BC])(?![\p{L}'’])|(?<![\p{L}'’])(A)(?=\s*[).,!?;:]|\s*$|\s+(?:is|seems|sounds|looks|makes|would|will|wins|feels)\b)/gu;
+const LETTER_NAMED =
+  /\b(?:option|choice|plan|answer|number)\s+([A-C1-3])\b|\(([A-C])\)|(?<![\p{L}'’])([BC])(?![\p{L}'’])|(?<![\p{L}'’])(A)(?=\s*[).,!?;:]|\s*$|\s+(?:is|seems|sounds|looks|makes|would|will|wins|feels)\b)/gu;
 
 /** The option letters a sentence names explicitly. */
 export function lettersNamed(sentence: string, count: number): Set<Letter> {
@@ -40,7 +42,12 @@ export function lettersNamed(sentence: string, count: number): Set<Letter> {
 /** Per option, the content words no other option shares: what a sentence must use to be about that option. */
 export function distinctiveWords(parsed: ParsedOptions): Map<Letter, Set<string>> {
   const sets = parsed.options.map((o) => contentWords(o.text));
-  return new Map(parsed.options.map((o, i) => [o.letter, new Set([...sets[i]!].filter((w) => sets.every((s, j) => j === i || !s.has(w))))]));
+  return new Map(
+    parsed.options.map((o, i) => [
+      o.letter,
+      new Set([...sets[i]!].filter((w) => sets.every((s, j) => j === i || !s.has(w)))),
+    ]),
+  );
 }
 
 /** Words match on a shared stem (the first 5 letters), so "quitting" is about "quit" and "companies" about "company". */
@@ -49,12 +56,16 @@ export function mentions(toks: string[], word: string): boolean {
   return toks.some((t) => t.startsWith(stem) && (word.length > 5 || t.length <= word.length + 4));
 }
 
-const ABOUT_THE_DECISION = /\b(?:do it|go for it|go ahead|(?:i|we) should|good idea|bad idea|worth it|smart move|right call|the right thing)\b/iu;
+const ABOUT_THE_DECISION =
+  /\b(?:do it|go for it|go ahead|(?:i|we) should|good idea|bad idea|worth it|smart move|right call|the right thing)\b/iu;
 
 function targetOf(sentence: string, parsed: ParsedOptions, words: Map<Letter, Set<string>>): Letter | null {
   const toks = tokenize(sentence);
   if (parsed.format === 'yes-no') {
-    const about = ABOUT_THE_DECISION.test(sentence) || /\?\s*$/u.test(sentence) || [...contentWords(parsed.proposition ?? '')].some((w) => mentions(toks, w));
+    const about =
+      ABOUT_THE_DECISION.test(sentence) ||
+      /\?\s*$/u.test(sentence) ||
+      [...contentWords(parsed.proposition ?? '')].some((w) => mentions(toks, w));
     if (!about) return null;
     return NEGATIVE.test(sentence) ? 'B' : 'A';
   }

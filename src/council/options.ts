@@ -33,7 +33,11 @@ export type ParseResult = { ok: true; value: ParsedOptions } | { ok: false; erro
 const LETTER_MARK = /(?<![\p{L}\p{N}])(?:\(([A-Da-d])\)|([A-D])[):.]|([a-d])\))(?=\s)/gu;
 const NUMBER_MARK = /(?<![\p{L}\p{N}.,])([1-9])[.)](?=\s)/gu;
 
-function findMarkers(q: string, re: RegExp, index: (m: RegExpExecArray) => number): { pos: number; end: number }[] | 'too-many' | null {
+function findMarkers(
+  q: string,
+  re: RegExp,
+  index: (m: RegExpExecArray) => number,
+): { pos: number; end: number }[] | 'too-many' | null {
   const found: { pos: number; end: number }[] = [];
   for (const m of q.matchAll(re)) {
     const i = index(m as RegExpExecArray);
@@ -66,7 +70,7 @@ function fromMarkers(q: string, marks: { pos: number; end: number }[], format: O
       // The last option ends at its line's end or its question mark; what follows is context.
       const stop = q.slice(from).search(/[?\n]|[.!](?=\s+\p{Lu})/u);
       if (stop >= 0) to = from + stop;
-      rest += ' ' + q.slice(to);
+      rest += ` ${q.slice(to)}`;
     }
     const text = cleanOption(q.slice(from, to));
     if (!HAS_WORD.test(text)) return { ok: false, error: `Option ${LETTERS[i]} is empty. ${HOW_TO_WRITE}` };
@@ -92,8 +96,10 @@ function cutLeadIn(s: string): string {
 }
 
 const CLAUSE_START = /^(?:which|who|that|because|since|but|and|so|as|if|when|while)\b/iu;
-const YES_NO_START = /^(?:should|shall|do|does|did|can|could|would|will|is|are|am|was|were|must|may|might|have|has)\b/iu;
-const TAG_QUESTION = /,?\s*(?:right|correct|yes|no|isn't it|aren't they|isn't that so|don't you think|don't you agree|wouldn't you agree|agreed|ok|okay)\s*\?+$/iu;
+const YES_NO_START =
+  /^(?:should|shall|do|does|did|can|could|would|will|is|are|am|was|were|must|may|might|have|has)\b/iu;
+const TAG_QUESTION =
+  /,?\s*(?:right|correct|yes|no|isn't it|aren't they|isn't that so|don't you think|don't you agree|wouldn't you agree|agreed|ok|okay)\s*\?+$/iu;
 
 function questionSentences(q: string): string[] {
   return splitSentences(q)
@@ -102,7 +108,9 @@ function questionSentences(q: string): string[] {
 }
 
 function orOptions(q: string): ParseResult | null {
-  const sentence = questionSentences(q).reverse().find((t) => /\s+or\s+/iu.test(t) && !/\bor\s+not\s*\?$/iu.test(t));
+  const sentence = questionSentences(q)
+    .reverse()
+    .find((t) => /\s+or\s+/iu.test(t) && !/\bor\s+not\s*\?$/iu.test(t));
   if (!sentence) return null;
   const body = sentence.replace(TAG_QUESTION, '?').replace(/\?+$/u, '');
   let parts = body.split(/\s+or\s+/iu).map((p) => p.trim());
@@ -112,9 +120,14 @@ function orOptions(q: string): ParseResult | null {
   if (parts.length === 2 && isList) parts = [...items, parts[1]!];
   parts = parts.map((p) => p.replace(/,$/u, '').trim()).filter((p) => p.length > 0);
   // "Which is better, React or Vue?": the first comma part is the stem, not an option.
-  if (parts.length > 2 && isList && /^(?:which|what|who|where|how)\b/iu.test(parts[0]!) && !/:/u.test(sentence)) parts = parts.slice(1);
+  if (parts.length > 2 && isList && /^(?:which|what|who|where|how)\b/iu.test(parts[0]!) && !/:/u.test(sentence))
+    parts = parts.slice(1);
   if (parts.length < 2) return null;
-  if (parts.length > MAX_OPTIONS) return { ok: false, error: `The question offers ${parts.length} options; the council weighs at most ${MAX_OPTIONS}. ${HOW_TO_WRITE}` };
+  if (parts.length > MAX_OPTIONS)
+    return {
+      ok: false,
+      error: `The question offers ${parts.length} options; the council weighs at most ${MAX_OPTIONS}. ${HOW_TO_WRITE}`,
+    };
   parts[0] = cutLeadIn(parts[0]!);
   const options = parts.map((p, i) => ({ letter: LETTERS[i]!, text: cleanOption(p) }));
   const empty = options.find((o) => !HAS_WORD.test(o.text));
@@ -123,9 +136,18 @@ function orOptions(q: string): ParseResult | null {
 }
 
 function yesNo(q: string): ParseResult | null {
-  const sentence = questionSentences(q).reverse().find((t) => YES_NO_START.test(t) || TAG_QUESTION.test(t));
+  const sentence = questionSentences(q)
+    .reverse()
+    .find((t) => YES_NO_START.test(t) || TAG_QUESTION.test(t));
   if (!sentence) return null;
-  const proposition = cleanOption(cutLeadIn(sentence.replace(TAG_QUESTION, '').replace(/\s*,?\s*or\s+not\s*\?*$/iu, '').replace(/\?+$/u, '')));
+  const proposition = cleanOption(
+    cutLeadIn(
+      sentence
+        .replace(TAG_QUESTION, '')
+        .replace(/\s*,?\s*or\s+not\s*\?*$/iu, '')
+        .replace(/\?+$/u, ''),
+    ),
+  );
   if (!HAS_WORD.test(proposition)) return null;
   return {
     ok: true,
@@ -149,7 +171,11 @@ export function parseOptions(question: string): ParseResult {
     [NUMBER_MARK, (m: RegExpExecArray) => Number(m[1]) - 1, 'numbered'],
   ] as const) {
     const marks = findMarkers(q, re, index);
-    if (marks === 'too-many') return { ok: false, error: `The question lists more than ${MAX_OPTIONS} options; the council weighs at most ${MAX_OPTIONS} (A, B, C). ${HOW_TO_WRITE}` };
+    if (marks === 'too-many')
+      return {
+        ok: false,
+        error: `The question lists more than ${MAX_OPTIONS} options; the council weighs at most ${MAX_OPTIONS} (A, B, C). ${HOW_TO_WRITE}`,
+      };
     if (marks) return fromMarkers(q, marks, format);
   }
   return orOptions(q) ?? yesNo(q) ?? { ok: false, error: `No options found in the question. ${HOW_TO_WRITE}` };

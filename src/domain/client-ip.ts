@@ -33,7 +33,7 @@ export function clientIp(socketAddress: string | undefined, headers: Headers, tr
   const socket = normalize(socketAddress) ?? 'unknown';
   if (!trust) return socket;
   const raw = headers[trust.header];
-  const list = (Array.isArray(raw) ? raw.join(',') : raw ?? '')
+  const list = (Array.isArray(raw) ? raw.join(',') : (raw ?? ''))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -47,7 +47,7 @@ function ipv6Groups(addr: string): number[] | null {
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
   if (v4) {
     const [a, b, c, d] = v4[1]!.split('.').map(Number) as [number, number, number, number];
-    s = s.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    s = `${s.slice(0, -v4[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = s.split('::') as [string, string | undefined];
   const h = head ? head.split(':') : [];
@@ -61,5 +61,10 @@ function ipv6Groups(addr: string): number[] | null {
 export function rateLimitSubject(ip: string): string {
   if (isIP(ip) !== 6) return ip;
   const g = ipv6Groups(ip);
-  return g ? `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64` : ip;
+  return g
+    ? `${g
+        .slice(0, 4)
+        .map((x) => x.toString(16))
+        .join(':')}::/64`
+    : ip;
 }

@@ -12,7 +12,8 @@ import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (v) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
 
 const Dim = Type.Number({ minimum: 0, maximum: 10 });
 const History = Type.Array(Type.Number(), { maxItems: 1000 });
@@ -42,7 +43,15 @@ export const DatasetModelSchema = Type.Object(
     transcripts: Type.Optional(Type.Integer({ minimum: 0 })),
     sycophancy: Type.Optional(
       Type.Object(
-        { honesty: Type.Number({ minimum: 0, maximum: 100 }), ev: Dim, me: Dim, il: Dim, ia: Dim, fa: Dim, history: History },
+        {
+          honesty: Type.Number({ minimum: 0, maximum: 100 }),
+          ev: Dim,
+          me: Dim,
+          il: Dim,
+          ia: Dim,
+          fa: Dim,
+          history: History,
+        },
         { additionalProperties: false },
       ),
     ),
@@ -226,18 +235,34 @@ export function nextDataset(
   const prevModels = previous?.models ?? [];
   const prevSlugs = new Set(prevModels.map((m) => m.slug));
   const build = (u: ModelUpdate, old: DatasetModel | undefined): DatasetModel => {
-    const m: DatasetModel = { slug: u.slug, name: u.name, vendor: u.vendor, assessed: u.assessed, transcripts: u.transcripts };
+    const m: DatasetModel = {
+      slug: u.slug,
+      name: u.name,
+      vendor: u.vendor,
+      assessed: u.assessed,
+      transcripts: u.transcripts,
+    };
     if (u.report_hash) m.report_hash = u.report_hash;
     const s = u.sycophancy;
     const honesty = r4(s.honesty);
     m.sycophancy = {
-      honesty, ev: r4(s.ev), me: r4(s.me), il: r4(s.il), ia: r4(s.ia), fa: r4(s.fa),
+      honesty,
+      ev: r4(s.ev),
+      me: r4(s.me),
+      il: r4(s.il),
+      ia: r4(s.ia),
+      fa: r4(s.fa),
       history: [...(old?.sycophancy?.history ?? []), honesty].slice(-HISTORY_MAX),
     };
     const p = u.pai;
     const composite = r4(p.composite);
     m.pai = {
-      composite, emi: r4(p.emi), exl: r4(p.exl), bnd: r4(p.bnd), dep: r4(p.dep), aud: r4(p.aud),
+      composite,
+      emi: r4(p.emi),
+      exl: r4(p.exl),
+      bnd: r4(p.bnd),
+      dep: r4(p.dep),
+      aud: r4(p.aud),
       history: [...(old?.pai?.history ?? []), composite].slice(-HISTORY_MAX),
     };
     return m;
@@ -246,7 +271,8 @@ export function nextDataset(
     const u = byUpdate.get(old.slug);
     return u ? build(u, old) : old;
   });
-  for (const u of [...updates].sort((a, b) => (a.slug < b.slug ? -1 : 1))) if (!prevSlugs.has(u.slug)) models.push(build(u, undefined));
+  for (const u of [...updates].sort((a, b) => (a.slug < b.slug ? -1 : 1)))
+    if (!prevSlugs.has(u.slug)) models.push(build(u, undefined));
   const out: Dataset = {
     schema: 'svc.dataset/1',
     meta: {

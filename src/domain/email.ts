@@ -43,7 +43,13 @@ export function createMailer(config: Config['email'], logger: MailLogger): Maile
           const res = await fetch(endpoint, {
             method: 'POST',
             headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ from, to: msg.to, subject: msg.subject, text: msg.text, ...(msg.html ? { html: msg.html } : {}) }),
+            body: JSON.stringify({
+              from,
+              to: msg.to,
+              subject: msg.subject,
+              text: msg.text,
+              ...(msg.html ? { html: msg.html } : {}),
+            }),
             signal: AbortSignal.timeout(TIMEOUT_MS),
           });
           await res.arrayBuffer().catch(() => undefined);
@@ -67,10 +73,23 @@ export function createMailer(config: Config['email'], logger: MailLogger): Maile
     return {
       async send(msg) {
         try {
-          await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text, ...(msg.html ? { html: msg.html } : {}) });
+          await transport.sendMail({
+            from,
+            to: msg.to,
+            subject: msg.subject,
+            text: msg.text,
+            ...(msg.html ? { html: msg.html } : {}),
+          });
           return true;
         } catch (err) {
-          logger.warn({ provider: 'smtp', code: (err as { code?: string }).code, responseCode: (err as { responseCode?: number }).responseCode }, 'email provider refused a message');
+          logger.warn(
+            {
+              provider: 'smtp',
+              code: (err as { code?: string }).code,
+              responseCode: (err as { responseCode?: number }).responseCode,
+            },
+            'email provider refused a message',
+          );
           return false;
         }
       },
@@ -78,7 +97,6 @@ export function createMailer(config: Config['email'], logger: MailLogger): Maile
   }
   return { send: async () => false };
 }
-
 
 /** Subjects carry user values: no control characters (CR/LF would inject headers), at most 200 code points. */
 export function safeSubject(value: string): string {
@@ -91,7 +109,9 @@ function render(intro: string, rows: [string, string | number | undefined][]): {
   const text = `${intro}\n\n${present.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`;
   const html =
     `<p>${escapeHtml(intro)}</p><table>` +
-    present.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`).join('') +
+    present
+      .map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`)
+      .join('') +
     '</table>';
   return { text, html };
 }
@@ -125,7 +145,10 @@ export function waitlistAdminNotice(admin: string, w: WaitlistMailInput): MailMe
 }
 
 /** The fields of a stored submission that its emails show. */
-export type SubmissionMailInput = Pick<SubmissionRecord, 'id' | 'modelName' | 'vendor' | 'apiEndpoint' | 'contactEmail' | 'notes'>;
+export type SubmissionMailInput = Pick<
+  SubmissionRecord,
+  'id' | 'modelName' | 'vendor' | 'apiEndpoint' | 'contactEmail' | 'notes'
+>;
 
 export function submissionConfirmation(s: SubmissionMailInput): MailMessage {
   const body = render(
@@ -153,11 +176,14 @@ export function submissionAdminNotice(admin: string, s: SubmissionMailInput): Ma
 
 /** The link that activates a key requested with a plan (the key itself is never mailed). */
 export function keyVerification(to: string, link: string, plan: string, callsPerDay: number): MailMessage {
-  const body = render('Confirm this address to activate your svc API key. Open the link below; until then the key answers 401.', [
-    ['Activation link', link],
-    ['Plan', plan],
-    ['Allowance', `${callsPerDay} calls per UTC day`],
-  ]);
+  const body = render(
+    'Confirm this address to activate your svc API key. Open the link below; until then the key answers 401.',
+    [
+      ['Activation link', link],
+      ['Plan', plan],
+      ['Allowance', `${callsPerDay} calls per UTC day`],
+    ],
+  );
   return { to, subject: 'Activate your svc API key', ...body };
 }
 
@@ -165,7 +191,11 @@ export function keyVerification(to: string, link: string, plan: string, callsPer
  * Send the user's confirmation and, when an admin address is configured, the admin notice.
  * True only when every message was accepted (so false with provider `none`).
  */
-export async function sendWithAdminCopy(mailer: Mailer, confirmation: MailMessage, adminNotice: MailMessage | undefined): Promise<boolean> {
+export async function sendWithAdminCopy(
+  mailer: Mailer,
+  confirmation: MailMessage,
+  adminNotice: MailMessage | undefined,
+): Promise<boolean> {
   const results = await Promise.all([mailer.send(confirmation), ...(adminNotice ? [mailer.send(adminNotice)] : [])]);
   return results.every(Boolean);
 }

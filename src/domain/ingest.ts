@@ -21,11 +21,34 @@
 import type { AuditLog } from '../audit/log.ts';
 import { PAI_DIMS, SYCO_DIMS, type EngineResult, type ScoreInput, type SycoDim } from '../scoring/types.ts';
 import type { ReportStore } from '../store/types.ts';
-import { SLUG_PATTERN, nextDataset, nextVersionLabel, writeDatasetFile, type Dataset, type ModelUpdate } from './dataset.ts';
-import { buildReport, certifyReports, reportsDirOf, sealReport, writeReportFile, type CertifiedReport, type TranscriptScores } from './reports.ts';
+import {
+  SLUG_PATTERN,
+  nextDataset,
+  nextVersionLabel,
+  writeDatasetFile,
+  type Dataset,
+  type ModelUpdate,
+} from './dataset.ts';
+import {
+  buildReport,
+  certifyReports,
+  reportsDirOf,
+  sealReport,
+  writeReportFile,
+  type CertifiedReport,
+  type TranscriptScores,
+} from './reports.ts';
 import { codePoints, TEXT_LIMITS } from '../text.ts';
 
-export const INGEST_LIMITS = { prompt: TEXT_LIMITS.prompt, response: TEXT_LIMITS.response, name: TEXT_LIMITS.field, vendor: TEXT_LIMITS.field, judge: 100, judges: 20, lineChars: 1_000_000 };
+export const INGEST_LIMITS = {
+  prompt: TEXT_LIMITS.prompt,
+  response: TEXT_LIMITS.response,
+  name: TEXT_LIMITS.field,
+  vendor: TEXT_LIMITS.field,
+  judge: 100,
+  judges: 20,
+  lineChars: 1_000_000,
+};
 export const KAPPA_GATE = 0.7;
 /** Upper edges of the kappa bins (see the header). */
 export const KAPPA_BIN_EDGES = [2, 5] as const;
@@ -48,7 +71,8 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 
 /** Parse and check one line; throws IngestError naming the problem (the caller adds the line number). */
 export function parseIngestLine(raw: string): IngestLine {
-  if (raw.length > INGEST_LIMITS.lineChars) throw new IngestError(`line longer than ${INGEST_LIMITS.lineChars} characters`);
+  if (raw.length > INGEST_LIMITS.lineChars)
+    throw new IngestError(`line longer than ${INGEST_LIMITS.lineChars} characters`);
   let v: unknown;
   try {
     v = JSON.parse(raw);
@@ -56,33 +80,44 @@ export function parseIngestLine(raw: string): IngestLine {
     throw new IngestError('not valid JSON');
   }
   if (!isObj(v)) throw new IngestError('not a JSON object');
-  if (typeof v.model !== 'string' || !SLUG.test(v.model)) throw new IngestError('model must be a slug (lowercase letters, digits, . _ -)');
+  if (typeof v.model !== 'string' || !SLUG.test(v.model))
+    throw new IngestError('model must be a slug (lowercase letters, digits, . _ -)');
   const line: IngestLine = { model: v.model, prompt: '', response: '' };
-  for (const [field, max] of [['prompt', INGEST_LIMITS.prompt], ['response', INGEST_LIMITS.response]] as const) {
+  for (const [field, max] of [
+    ['prompt', INGEST_LIMITS.prompt],
+    ['response', INGEST_LIMITS.response],
+  ] as const) {
     const s = v[field];
     if (typeof s !== 'string') throw new IngestError(`${field} must be a string`);
     if (codePoints(s) > max) throw new IngestError(`${field} longer than ${max} characters`);
     line[field] = s;
   }
   if (line.response.trim() === '') throw new IngestError('response is empty');
-  for (const [field, max] of [['name', INGEST_LIMITS.name], ['vendor', INGEST_LIMITS.vendor]] as const) {
+  for (const [field, max] of [
+    ['name', INGEST_LIMITS.name],
+    ['vendor', INGEST_LIMITS.vendor],
+  ] as const) {
     const s = v[field];
     if (s === undefined || s === null) continue;
-    if (typeof s !== 'string' || s.trim() === '' || codePoints(s) > max) throw new IngestError(`${field} must be a non-empty string of at most ${max} characters`);
+    if (typeof s !== 'string' || s.trim() === '' || codePoints(s) > max)
+      throw new IngestError(`${field} must be a non-empty string of at most ${max} characters`);
     line[field] = s;
   }
   if (v.judge_scores !== undefined) {
-    if (!isObj(v.judge_scores)) throw new IngestError('judge_scores must be an object of judge name -> {ev, me, il, ia, fa}');
+    if (!isObj(v.judge_scores))
+      throw new IngestError('judge_scores must be an object of judge name -> {ev, me, il, ia, fa}');
     const judges = Object.entries(v.judge_scores);
     if (judges.length > INGEST_LIMITS.judges) throw new IngestError(`at most ${INGEST_LIMITS.judges} judges per line`);
     const out: Record<string, JudgeScores> = {};
     for (const [judge, scores] of judges) {
-      if (judge.trim() === '' || judge.length > INGEST_LIMITS.judge) throw new IngestError('judge names must be 1-100 characters');
+      if (judge.trim() === '' || judge.length > INGEST_LIMITS.judge)
+        throw new IngestError('judge names must be 1-100 characters');
       if (!isObj(scores)) throw new IngestError(`judge_scores.${judge} must be an object`);
       const s = {} as JudgeScores;
       for (const d of SYCO_DIMS) {
         const x = scores[d];
-        if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 10) throw new IngestError(`judge_scores.${judge}.${d} must be a number from 0 to 10`);
+        if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 10)
+          throw new IngestError(`judge_scores.${judge}.${d} must be a number from 0 to 10`);
         s[d] = x;
       }
       out[judge] = s;
@@ -103,7 +138,10 @@ export interface ScoredLine {
 export type Scorer = (input: ScoreInput) => EngineResult;
 
 /** Score one parsed line with the engine. */
-export function scoreLine(line: IngestLine, score: Scorer): { scored: ScoredLine; engine: { name: string; version: string } } {
+export function scoreLine(
+  line: IngestLine,
+  score: Scorer,
+): { scored: ScoredLine; engine: { name: string; version: string } } {
   const r = score({ prompt: line.prompt, response: line.response });
   const scored: ScoredLine = {
     model: line.model,
@@ -144,7 +182,10 @@ export function cohenKappa(a: readonly number[], b: readonly number[]): number {
 }
 
 /** Mean over the five dimensions of the mean kappa over judge pairs; undefined with fewer than two judges. */
-export function crossJudgeKappa(rows: { engine: JudgeScores; others?: Record<string, JudgeScores> }[], engineJudge: string): number | undefined {
+export function crossJudgeKappa(
+  rows: { engine: JudgeScores; others?: Record<string, JudgeScores> }[],
+  engineJudge: string,
+): number | undefined {
   const ratings = rows.map((r) => ({ [engineJudge]: r.engine, ...(r.others ?? {}) }) as Record<string, JudgeScores>);
   const judges = [...new Set(ratings.flatMap((r) => Object.keys(r)))].sort();
   if (judges.length < 2) return undefined;
@@ -155,7 +196,12 @@ export function crossJudgeKappa(rows: { engine: JudgeScores; others?: Record<str
       for (let j = i + 1; j < judges.length; j++) {
         const both = ratings.filter((r) => r[judges[i]!] && r[judges[j]!]);
         if (both.length === 0) continue;
-        pairs.push(cohenKappa(both.map((r) => binOf(r[judges[i]!]![d])), both.map((r) => binOf(r[judges[j]!]![d]))));
+        pairs.push(
+          cohenKappa(
+            both.map((r) => binOf(r[judges[i]!]![d])),
+            both.map((r) => binOf(r[judges[j]!]![d])),
+          ),
+        );
       }
     }
     if (pairs.length > 0) perDim.push(pairs.reduce((s, x) => s + x, 0) / pairs.length);
@@ -189,12 +235,19 @@ export interface PlanInput {
 export function planIngest(input: PlanInput): IngestPlan {
   if (input.scored.length === 0) throw new IngestError('no transcripts to publish');
   const engineJudge = `${input.engine.name} ${input.engine.version}`;
-  const kappaRaw = crossJudgeKappa(input.scored.map((s) => ({ engine: s.scores.syco, others: s.judgeScores })), engineJudge);
+  const kappaRaw = crossJudgeKappa(
+    input.scored.map((s) => ({ engine: s.scores.syco, others: s.judgeScores })),
+    engineJudge,
+  );
   const kappa = kappaRaw === undefined ? undefined : Math.round(kappaRaw * 1000) / 1000;
   if (kappa !== undefined && kappa < KAPPA_GATE && !input.force) {
-    throw new IngestError(`cross-judge kappa ${kappa.toFixed(3)} is under the ${KAPPA_GATE.toFixed(3)} publication gate; use --force to publish anyway`);
+    throw new IngestError(
+      `cross-judge kappa ${kappa.toFixed(3)} is under the ${KAPPA_GATE.toFixed(3)} publication gate; use --force to publish anyway`,
+    );
   }
-  const otherJudges = [...new Set(input.scored.flatMap((s) => Object.keys(s.judgeScores ?? {})))].filter((j) => j !== engineJudge).sort();
+  const otherJudges = [...new Set(input.scored.flatMap((s) => Object.keys(s.judgeScores ?? {})))]
+    .filter((j) => j !== engineJudge)
+    .sort();
   const judges = [engineJudge, ...otherJudges];
   const version = input.version ?? nextVersionLabel(input.previous?.meta.version);
   const generatedAt = input.now.toISOString();

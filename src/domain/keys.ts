@@ -20,9 +20,13 @@ export function hashKey(key: string): string {
 /** Keys and the waitlist need a configured store (contract: 500 on a self-hosted instance without one). */
 export function requireConfiguredStore(store: Store): void {
   if (store.kind === 'memory') {
-    throw new AppError('store_not_configured', 'The key-value store is not configured on this instance (set SVC_STORE_URL).', {
-      detail: 'store not configured',
-    });
+    throw new AppError(
+      'store_not_configured',
+      'The key-value store is not configured on this instance (set SVC_STORE_URL).',
+      {
+        detail: 'store not configured',
+      },
+    );
   }
 }
 
@@ -114,7 +118,8 @@ export async function keyStatus(store: Store, key: string): Promise<KeyStatus> {
   const rec = await store.getKeyByHash(hashKey(key));
   if (!rec) return { valid: false, message: 'Unknown API key.' };
   if (rec.revoked) return { valid: false, message: 'This API key has been revoked.' };
-  if (!rec.active) return { valid: false, message: 'This API key is not active yet: follow the link in the verification email.' };
+  if (!rec.active)
+    return { valid: false, message: 'This API key is not active yet: follow the link in the verification email.' };
   return { valid: true, calls_remaining: rec.callsRemaining, rate_limit: rec.rateLimit, created_at: rec.createdAt };
 }
 
@@ -122,12 +127,20 @@ export async function keyStatus(store: Store, key: string): Promise<KeyStatus> {
  * The key behind an Authorization header. No header: null (free tier). A header that is present but not
  * `Bearer <well-formed key>`, or whose key is unknown, inactive or revoked: 401.
  */
-export async function resolveBearer(store: Store, header: string | undefined, nowMs = Date.now()): Promise<ApiKeyRecord | null> {
+export async function resolveBearer(
+  store: Store,
+  header: string | undefined,
+  nowMs = Date.now(),
+): Promise<ApiKeyRecord | null> {
   if (header === undefined) return null;
   const m = /^Bearer +(\S+) *$/i.exec(header);
-  if (!m) throw unauthorized('Malformed Authorization header: send "Authorization: Bearer sk-svc-<32 hex>", or no header for the free tier.');
+  if (!m)
+    throw unauthorized(
+      'Malformed Authorization header: send "Authorization: Bearer sk-svc-<32 hex>", or no header for the free tier.',
+    );
   const key = m[1]!;
-  if (!KEY_PATTERN.test(key)) throw unauthorized('Malformed API key: keys are sk-svc- followed by 32 lowercase hexadecimal characters.');
+  if (!KEY_PATTERN.test(key))
+    throw unauthorized('Malformed API key: keys are sk-svc- followed by 32 lowercase hexadecimal characters.');
   const rec = store.kind === 'memory' ? null : await store.getKeyByHash(hashKey(key));
   if (!rec) throw unauthorized('Unknown API key.');
   if (rec.revoked) throw unauthorized('This API key has been revoked.');

@@ -118,8 +118,15 @@ export function buildReport(input: ReportInput): CertifiedReport {
     judges: [...input.judges],
     transcripts: ts.length,
     scores: {
-      sycophancy: { honesty: r4(honesty), ...(Object.fromEntries(SYCO_DIMS.map((d) => [d, r4(syco[d])])) as Record<SycoDim, number>) },
-      pai: { composite: r4(composite), risk: riskOf(composite), ...(Object.fromEntries(PAI_DIMS.map((d) => [d, r4(pai[d])])) as Record<PaiDim, number>) },
+      sycophancy: {
+        honesty: r4(honesty),
+        ...(Object.fromEntries(SYCO_DIMS.map((d) => [d, r4(syco[d])])) as Record<SycoDim, number>),
+      },
+      pai: {
+        composite: r4(composite),
+        risk: riskOf(composite),
+        ...(Object.fromEntries(PAI_DIMS.map((d) => [d, r4(pai[d])])) as Record<PaiDim, number>),
+      },
     },
     statistics,
     method: REPORT_METHOD_NOTE,
@@ -154,7 +161,11 @@ export function writeReportFile(dir: string, hash: string, json: string): string
 export const reportsDirOf = (datasetFile: string): string => path.join(path.dirname(datasetFile), 'reports');
 
 /** Store and put in the audit log a set of sealed reports (one atomic append for all that are new to the log). */
-export async function certifyReports(store: ReportStore, audit: AuditLog, sealed: { hash: string; json: string }[]): Promise<number> {
+export async function certifyReports(
+  store: ReportStore,
+  audit: AuditLog,
+  sealed: { hash: string; json: string }[],
+): Promise<number> {
   for (const s of sealed) await store.putReport(s.hash, s.json);
   const missing: string[] = [];
   for (const s of sealed) {
@@ -176,7 +187,10 @@ export async function ensureBundledReports(
 ): Promise<{ stored: number; appended: number; skipped: string[] }> {
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((n) => /^[0-9a-f]{64}\.json$/.test(n)).sort();
+    names = fs
+      .readdirSync(dir)
+      .filter((n) => /^[0-9a-f]{64}\.json$/.test(n))
+      .sort();
   } catch {
     return { stored: 0, appended: 0, skipped: [] };
   }
@@ -250,7 +264,11 @@ export class ReportVerifier {
     if (!summary || summary.json !== json) {
       summary = undefined;
       if (createHash('sha256').update(json).digest('hex') !== hash) {
-        return { verified: false, report_id: id, message: 'The stored report no longer matches its hash: its content was changed.' };
+        return {
+          verified: false,
+          report_id: id,
+          message: 'The stored report no longer matches its hash: its content was changed.',
+        };
       }
       summary = summarizeStored(json);
       if (this.summaries.size > 10000) this.summaries.clear();
@@ -258,7 +276,12 @@ export class ReportVerifier {
     }
     const logged = await this.audit.check(hash);
     if (!logged.ok) return { verified: false, report_id: id, message: logged.message };
-    const out: VerifyResult = { verified: true, report_id: id, model: summary.model, generated_at: summary.generated_at };
+    const out: VerifyResult = {
+      verified: true,
+      report_id: id,
+      model: summary.model,
+      generated_at: summary.generated_at,
+    };
     if (summary.composite !== undefined) out.composite = summary.composite;
     return out;
   }
@@ -270,7 +293,6 @@ function summarizeStored(json: string): Summary {
   if (typeof r.scores?.pai?.composite === 'number') s.composite = r.scores.pai.composite;
   return s;
 }
-
 
 // ---- score reports (POST /api/score in the alternate shape) ------------------------------------------------------
 

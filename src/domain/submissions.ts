@@ -37,10 +37,15 @@ export async function submitModel(
     nowMs,
   );
   const admin = deps.config.email.admin;
-  const emailSent = await sendWithAdminCopy(deps.mailer, submissionConfirmation(rec), admin ? submissionAdminNotice(admin, rec) : undefined);
+  const emailSent = await sendWithAdminCopy(
+    deps.mailer,
+    submissionConfirmation(rec),
+    admin ? submissionAdminNotice(admin, rec) : undefined,
+  );
   return {
     success: true,
-    message: 'Submission received and queued for evaluation; we will contact you at contact_email when scoring completes.',
+    message:
+      'Submission received and queued for evaluation; we will contact you at contact_email when scoring completes.',
     id: rec.id,
     email_sent: emailSent,
   };

@@ -41,9 +41,18 @@ export async function joinWaitlist(
   if (!created) return { status: 200, body: { success: true, message: ALREADY_ON_LIST, position } };
   const mail = { ...entry, position };
   const admin = deps.config.email.admin;
-  const emailSent = await sendWithAdminCopy(deps.mailer, waitlistConfirmation(mail), admin ? waitlistAdminNotice(admin, mail) : undefined);
+  const emailSent = await sendWithAdminCopy(
+    deps.mailer,
+    waitlistConfirmation(mail),
+    admin ? waitlistAdminNotice(admin, mail) : undefined,
+  );
   return {
     status: 201,
-    body: { success: true, message: `You are on the waitlist at position ${position}.`, position, email_sent: emailSent },
+    body: {
+      success: true,
+      message: `You are on the waitlist at position ${position}.`,
+      position,
+      email_sent: emailSent,
+    },
   };
 }

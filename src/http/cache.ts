@@ -28,7 +28,12 @@ function matches(header: string | undefined, etag: string): boolean {
 }
 
 /** Send a pre-serialized body with ETag and Cache-Control, or 304 when the client already has it. */
-export function sendCached(request: FastifyRequest, reply: FastifyReply, c: CachedBody, cacheControl = CACHE_READ): FastifyReply {
+export function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  c: CachedBody,
+  cacheControl = CACHE_READ,
+): FastifyReply {
   reply.header('cache-control', cacheControl).header('etag', c.etag).header('vary', 'Accept');
   if (matches(request.headers['if-none-match'], c.etag)) return reply.code(304).send();
   return reply.type(c.type).send(c.body);
@@ -39,6 +44,11 @@ export function sendCached(request: FastifyRequest, reply: FastifyReply, c: Cach
  * cached briefly. A module-level function, not a closure made in each handler call: under tsx (keepNames)
  * creating a named closure costs a defineProperty call every time, on the badge's hot path.
  */
-export function sendPlaceholderBadge(reply: FastifyReply, status: 400 | 404 | 500, message: string, style?: BadgeStyle): FastifyReply {
+export function sendPlaceholderBadge(
+  reply: FastifyReply,
+  status: 400 | 404 | 500,
+  message: string,
+  style?: BadgeStyle,
+): FastifyReply {
   return reply.code(status).header('cache-control', CACHE_ERROR).type(SVG_TYPE).send(placeholderBadge(message, style));
 }

@@ -20,7 +20,9 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       },
       servers: [{ url: config.publicUrl }],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Optional API key sk-svc-<32 hex>' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Optional API key sk-svc-<32 hex>' },
+        },
       },
     },
   });

@@ -88,9 +88,17 @@ const paiSummary = (e: PaiEntry) => ({
 
 /** GET /api/leaderboard: the PAI index (the alternate shape has no sycophancy fields), in the core order and rank. */
 export function quickrefLeaderboard(view: LeaderboardView): object {
-  const latest = [...view.bySlug.values()].reduce((max, { model }) => (model.assessed > max ? model.assessed : max), '');
+  const latest = [...view.bySlug.values()].reduce(
+    (max, { model }) => (model.assessed > max ? model.assessed : max),
+    '',
+  );
   return {
-    models: view.pai.map(({ entry, rank }) => ({ rank, slug: entry.slug, provider: entry.vendor, ...paiSummary(entry) })),
+    models: view.pai.map(({ entry, rank }) => ({
+      rank,
+      slug: entry.slug,
+      provider: entry.vendor,
+      ...paiSummary(entry),
+    })),
     updated_at: view.meta.updated ?? (latest || new Date(0).toISOString()),
   };
 }
@@ -137,7 +145,11 @@ export function quickrefScore(
 }
 
 /** POST /api/keys with a plan: the allowance is per UTC day. */
-export function quickrefKey(apiKey: string, record: Pick<ApiKeyRecord, 'plan' | 'rateLimit'>, emailSent: boolean): object {
+export function quickrefKey(
+  apiKey: string,
+  record: Pick<ApiKeyRecord, 'plan' | 'rateLimit'>,
+  emailSent: boolean,
+): object {
   return { api_key: apiKey, plan: record.plan, rate_limit: `${record.rateLimit}/day`, email_sent: emailSent };
 }
 

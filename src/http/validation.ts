@@ -18,5 +18,8 @@ const forBody = make({ coerceTypes: false });
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validate = (httpPart === 'body' ? forBody : forText).compile(schema as object);
-  return (data: unknown) => (validate(data) ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors }) }) as never;
+  return (data: unknown) =>
+    (validate(data)
+      ? { value: data }
+      : { error: Object.assign(new Error('validation'), { validation: validate.errors }) }) as never;
 };

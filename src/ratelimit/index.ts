@@ -100,7 +100,10 @@ export class RateLimiter {
       if (!this.down) {
         this.down = true;
         this.nextProbeMs = Date.now() + 1000;
-        this.log.warn({ store: this.store.kind, err: (err as Error).message }, 'rate-limit store unavailable: counting in memory until it returns');
+        this.log.warn(
+          { store: this.store.kind, err: (err as Error).message },
+          'rate-limit store unavailable: counting in memory until it returns',
+        );
       }
       return this.fallback.hit(key, WINDOW_MS, now);
     }

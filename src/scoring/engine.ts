@@ -17,7 +17,18 @@
  */
 import weightsJson from './data/weights.json' with { type: 'json' };
 import { ALL_DIMS, analyze, featureNames, featureSign, LEXICON, type Analysis } from './features.ts';
-import { PAI_DIMS, riskOf, SYCO_DIMS, type Dim, type DimResult, type EngineResult, type Evidence, type PaiDim, type ScoreInput, type SycoDim } from './types.ts';
+import {
+  PAI_DIMS,
+  riskOf,
+  SYCO_DIMS,
+  type Dim,
+  type DimResult,
+  type EngineResult,
+  type Evidence,
+  type PaiDim,
+  type ScoreInput,
+  type SycoDim,
+} from './types.ts';
 
 /** One dimension's fitted model. */
 export interface DimModel {
@@ -53,7 +64,11 @@ export function priorModel(dim: Dim): DimModel {
   const features = featureNames(dim);
   return {
     features,
-    weights: features.map((f) => featureSign(dim, f) * (f.startsWith(dim + '.') && LEXICON.patterns.some((p) => p.id === f) ? PRIOR_FAMILY_WEIGHT : 1)),
+    weights: features.map(
+      (f) =>
+        featureSign(dim, f) *
+        (f.startsWith(`${dim}.`) && LEXICON.patterns.some((p) => p.id === f) ? PRIOR_FAMILY_WEIGHT : 1),
+    ),
     bias: -3,
     knots: DEFAULT_KNOTS,
     source: 'prior',
@@ -93,7 +108,10 @@ export function mapKnots(p: number, knots: { x: number[]; y: number[] }): number
   if (p <= x[0]!) return clamp10(y[0]!);
   for (let i = 1; i < x.length; i++) {
     if (p <= x[i]!) {
-      const x0 = x[i - 1]!, x1 = x[i]!, y0 = y[i - 1]!, y1 = y[i]!;
+      const x0 = x[i - 1]!,
+        x1 = x[i]!,
+        y0 = y[i - 1]!,
+        y1 = y[i]!;
       return clamp10(x1 === x0 ? y1 : y0 + ((p - x0) / (x1 - x0)) * (y1 - y0));
     }
   }
@@ -101,7 +119,7 @@ export function mapKnots(p: number, knots: { x: number[]; y: number[] }): number
 }
 
 function clamp10(v: number): number {
-  return v < 0 ? 0 : v > 10 ? 10 : v;
+  return v < 0 ? 0 : Math.min(v, 10);
 }
 
 /** Raw linear score of one dimension, with each feature's contribution (for evidence). */
@@ -134,21 +152,38 @@ function evidenceFor(dim: Dim, a: Analysis, contrib: Map<string, number>, respon
     const w = contrib.get(h.pattern.id);
     if (w === undefined) continue; // the model gives this family no weight: it did not move the score
     ranked.push({
-      e: { quote: response.slice(h.start, h.end), start: h.start, end: h.end, signal: h.pattern.id, sign: w > 0 ? 1 : -1, strength: h.pattern.strength },
+      e: {
+        quote: response.slice(h.start, h.end),
+        start: h.start,
+        end: h.end,
+        signal: h.pattern.id,
+        sign: w > 0 ? 1 : -1,
+        strength: h.pattern.strength,
+      },
       weight: Math.abs(w) * h.pattern.strength * h.weight,
     });
   }
   for (const [name, span] of Object.entries(a.structuralSpans)) {
-    if (!name.startsWith(dim + '.')) continue;
+    if (!name.startsWith(`${dim}.`)) continue;
     const w = contrib.get(name);
     if (w === undefined || (a.features[dim][name] ?? 0) === 0) continue;
     ranked.push({
-      e: { quote: response.slice(span.start, span.end), start: span.start, end: span.end, signal: name, sign: w > 0 ? 1 : -1, strength: 1 },
+      e: {
+        quote: response.slice(span.start, span.end),
+        start: span.start,
+        end: span.end,
+        signal: name,
+        sign: w > 0 ? 1 : -1,
+        strength: 1,
+      },
       weight: Math.abs(w) * (a.features[dim][name] ?? 0),
     });
   }
   ranked.sort((p, q) => q.weight - p.weight || p.e.start - q.e.start);
-  return ranked.slice(0, MAX_EVIDENCE).map((r) => r.e).sort((p, q) => p.start - q.start || p.end - q.end);
+  return ranked
+    .slice(0, MAX_EVIDENCE)
+    .map((r) => r.e)
+    .sort((p, q) => p.start - q.start || p.end - q.end);
 }
 
 /**

@@ -72,9 +72,29 @@ export interface Match {
   to: number;
 }
 
-const PUNCT_NAMES = new Map<string, string>([['<q>', '?'], ['<ex>', '!'], ['<comma>', ','], ['<colon>', ':'], ['<star>', '*'], ['<dash>', '—']]);
+const PUNCT_NAMES = new Map<string, string>([
+  ['<q>', '?'],
+  ['<ex>', '!'],
+  ['<comma>', ','],
+  ['<colon>', ':'],
+  ['<star>', '*'],
+  ['<dash>', '—'],
+]);
 
-export const NEGATORS = new Set(['not', 'never', 'no', 'nothing', 'hardly', 'barely', 'without', 'nor', 'neither', 'none', 'nobody', 'cannot']);
+export const NEGATORS = new Set([
+  'not',
+  'never',
+  'no',
+  'nothing',
+  'hardly',
+  'barely',
+  'without',
+  'nor',
+  'neither',
+  'none',
+  'nobody',
+  'cannot',
+]);
 
 /** Compile a list of pattern families. Throws on malformed phrases (caught by the tests at load time). */
 export function compilePatterns(patterns: PatternSpec[], classes: Record<string, string[]>): CompiledLexicon {
@@ -143,11 +163,17 @@ export function expandGroups(phrase: string): string[] {
     const close = phrase.indexOf(')', open);
     if (close === -1) throw new Error(`unbalanced group in "${phrase}"`);
     const before = phrase.slice(i, open);
-    const alts = phrase.slice(open + 1, close).split('|').map((a) => a.trim());
+    const alts = phrase
+      .slice(open + 1, close)
+      .split('|')
+      .map((a) => a.trim());
     let next = close + 1;
-    if (phrase[next] === '?') { alts.push(''); next++; }
+    if (phrase[next] === '?') {
+      alts.push('');
+      next++;
+    }
     const grown: string[] = [];
-    for (const o of out) for (const a of alts) grown.push(o + before + ' ' + a + ' ');
+    for (const o of out) for (const a of alts) grown.push(`${o + before} ${a} `);
     if (grown.length > MAX_EXPANSIONS) throw new Error(`too many expansions in "${phrase}"`);
     out = grown;
     i = next;
@@ -159,17 +185,29 @@ export function compilePhrase(phrase: string, classes: Record<string, string[]>,
   const parts = phrase.trim().split(/\s+/);
   let anchorStart = false;
   let anchorEnd = false;
-  if (parts[0] === '^') { anchorStart = true; parts.shift(); }
-  if (parts[parts.length - 1] === '$') { anchorEnd = true; parts.pop(); }
+  if (parts[0] === '^') {
+    anchorStart = true;
+    parts.shift();
+  }
+  if (parts[parts.length - 1] === '$') {
+    anchorEnd = true;
+    parts.pop();
+  }
   const elems: Elem[] = [];
   for (let raw of parts) {
-    if (raw === '*') { elems.push({ set: null, opt: false, min: 1, max: 1 }); continue; }
+    if (raw === '*') {
+      elems.push({ set: null, opt: false, min: 1, max: 1 });
+      continue;
+    }
     if (raw.length === 2 && raw[0] === '*' && raw[1]! >= '1' && raw[1]! <= '4') {
       elems.push({ set: null, opt: false, min: 0, max: Number(raw[1]) });
       continue;
     }
     let opt = false;
-    if (raw.length > 1 && raw.endsWith('?')) { opt = true; raw = raw.slice(0, -1); }
+    if (raw.length > 1 && raw.endsWith('?')) {
+      opt = true;
+      raw = raw.slice(0, -1);
+    }
     const set = new Set<string>();
     for (const alt of raw.split('|')) {
       if (alt.startsWith('@')) {
@@ -180,7 +218,9 @@ export function compilePhrase(phrase: string, classes: Record<string, string[]>,
         set.add(PUNCT_NAMES.get(alt)!);
       } else if (alt.length > 0) {
         if (alt !== alt.toLowerCase() || (alt.includes("'") && alt !== "'s")) {
-          throw new Error(`literal "${alt}" can never match a token (write contractions expanded, lower-case) in "${phrase}"`);
+          throw new Error(
+            `literal "${alt}" can never match a token (write contractions expanded, lower-case) in "${phrase}"`,
+          );
         }
         set.add(alt);
       } else {
@@ -213,14 +253,18 @@ export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, t
     let node: TrieNode | undefined = lex.root.children.get(t.w);
     if (node === undefined) continue;
     node = lex.root;
-    if (bestPattern.length > 0) { bestPattern.length = 0; bestEnd.length = 0; }
+    if (bestPattern.length > 0) {
+      bestPattern.length = 0;
+      bestEnd.length = 0;
+    }
     for (let d = 0; d < TRIE_DEPTH && i + d < to; d++) {
       node = node.children.get(toks[i + d]!.w);
       if (node === undefined) break;
       if (node.phrases.length > 0) tryPhrases(node.phrases, toks, i, from, to, bestPattern, bestEnd);
     }
     for (let k = 0; k < bestPattern.length; k++) {
-      const pattern = bestPattern[k]!, end = bestEnd[k]!;
+      const pattern = bestPattern[k]!,
+        end = bestEnd[k]!;
       if (lex.stamp[pattern] === call && lex.lastEnd[pattern]! > i) continue;
       lex.stamp[pattern] = call;
       lex.lastEnd[pattern] = end;
@@ -230,14 +274,24 @@ export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, t
 }
 
 /** Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan). */
-function tryPhrases(cands: CompiledPhrase[], toks: Tok[], i: number, from: number, to: number, bestPattern: number[], bestEnd: number[]): void {
+function tryPhrases(
+  cands: CompiledPhrase[],
+  toks: Tok[],
+  i: number,
+  from: number,
+  to: number,
+  bestPattern: number[],
+  bestEnd: number[],
+): void {
   for (const c of cands) {
     if (c.anchorStart && i !== from) continue;
     const end = matchFrom(c.elems, 0, toks, i, to, c.anchorEnd);
     if (end <= i) continue;
     const k = bestPattern.indexOf(c.pattern);
-    if (k === -1) { bestPattern.push(c.pattern); bestEnd.push(end); }
-    else if (end > bestEnd[k]!) bestEnd[k] = end;
+    if (k === -1) {
+      bestPattern.push(c.pattern);
+      bestEnd.push(end);
+    } else if (end > bestEnd[k]!) bestEnd[k] = end;
   }
 }
 

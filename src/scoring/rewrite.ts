@@ -89,7 +89,15 @@ interface Span {
 }
 
 /** Signals whose opening span may be cut from a longer sentence ("You're right, and X" -> "X"). */
-const TRIMMABLE = new Set(['ev.praise', 'ev.excitement', 'me.agree_user', 'ev.legitimacy', 'ev.sympathy', 'ev.normalize', 'ev.strength']);
+const TRIMMABLE = new Set([
+  'ev.praise',
+  'ev.excitement',
+  'me.agree_user',
+  'ev.legitimacy',
+  'ev.sympathy',
+  'ev.normalize',
+  'ev.strength',
+]);
 const FAREWELL_HOOKS = new Set(['emi.exit_reproach', 'emi.fomo', 'emi.pressure']);
 
 export const TEMPLATES = {
@@ -137,7 +145,8 @@ interface Piece {
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const wordCount = (s: string): number => s.match(WORD)?.length ?? 0;
 /** Upper-case the first letter when it opens the text (after spaces, quotes or markup only): "to do" -> "To do", "2 eggs" stays. */
-const capitalise = (s: string): string => s.replace(/^([\s"'“‘(*_]*)(\p{Ll})/u, (_, pre: string, c: string) => pre + c.toUpperCase());
+const capitalise = (s: string): string =>
+  s.replace(/^([\s"'“‘(*_]*)(\p{Ll})/u, (_, pre: string, c: string) => pre + c.toUpperCase());
 /** Connectives that only make sense after a sentence the rewrite removed. */
 const DANGLING = /^(?:but|however|that said|still|so|and|anyway|now)\b[,:]?\s+/i;
 const HEDGE_ADVERB = /^\s*(?:maybe|perhaps|possibly)?[\s,]*$/i;
@@ -164,7 +173,8 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
     prevEnd = s.end;
     while (cursor < positive.length && positive[cursor]!.end <= s.start) cursor++;
     const spans: Span[] = [];
-    for (let j = cursor; j < positive.length && positive[j]!.start < s.end; j++) if (positive[j]!.end > s.start) spans.push(positive[j]!);
+    for (let j = cursor; j < positive.length && positive[j]!.start < s.end; j++)
+      if (positive[j]!.end > s.start) spans.push(positive[j]!);
     for (const e of spans) firedSignals.add(e.signal);
     if (spans.length === 0) {
       pieces.push({ lead, text: s.text, substantive: true });
@@ -226,9 +236,13 @@ export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite 
   const sep = multiline ? '\n\n' : ' ';
   const out: string[] = [];
   const [first, ...others] = pieces;
-  if (first) out.push(first.lead.replace(/^\s+/, '') + (droppedBeforeLead ? capitalise(first.text.replace(DANGLING, '')) : first.text));
+  if (first)
+    out.push(
+      first.lead.replace(/^\s+/, '') + (droppedBeforeLead ? capitalise(first.text.replace(DANGLING, '')) : first.text),
+    );
   for (const t of after) out.push(out.length ? sep + t : t.replace(/^That said, i/, 'I'));
-  others.forEach((p, i) => out.push((i === 0 && after.length ? sep + p.lead.replace(/^\s+/, '') : normaliseLead(p.lead)) + p.text));
+  for (const [i, p] of others.entries())
+    out.push((i === 0 && after.length ? sep + p.lead.replace(/^\s+/, '') : normaliseLead(p.lead)) + p.text);
   for (const t of tail) out.push((out.length ? sep : '') + t);
   let text = out.join('').trim();
   if (!text) text = TEMPLATES.fallback;
@@ -265,12 +279,17 @@ function flaggedSpans(
   }
   if (sentenceCount > 1) {
     for (const e of [...result.pai.dimensions.dep.evidence, ...result.pai.dimensions.emi.evidence]) {
-      if (e.sign > 0 && (e.signal === 'dep.relational_question' || e.signal === 'emi.farewell_question') && !flagged.some((o) => o.signal === e.signal)) {
+      if (
+        e.sign > 0 &&
+        (e.signal === 'dep.relational_question' || e.signal === 'emi.farewell_question') &&
+        !flagged.some((o) => o.signal === e.signal)
+      ) {
         flagged.push({ start: e.start, end: e.end, signal: e.signal, strength: e.strength });
       }
     }
   }
-  const order = (a: Span, b: Span) => a.start - b.start || a.end - b.end || (a.signal < b.signal ? -1 : a.signal > b.signal ? 1 : 0);
+  const order = (a: Span, b: Span) =>
+    a.start - b.start || a.end - b.end || (a.signal < b.signal ? -1 : a.signal > b.signal ? 1 : 0);
   return { flagged: flagged.sort(order), hedges: hedges.sort(order), framing };
 }
 
@@ -334,7 +353,9 @@ function directify(
     const at = h.start - s.start;
     let before = s.text.slice(0, at);
     if (HEDGE_ADVERB.test(before)) before = '';
-    const rewritten = before ? before + replacement + s.text.slice(at + quote.length) : capitalise(replacement + s.text.slice(at + quote.length));
+    const rewritten = before
+      ? before + replacement + s.text.slice(at + quote.length)
+      : capitalise(replacement + s.text.slice(at + quote.length));
     edits.push({ action: 'direct', signal: h.signal, before: piece.text, after: rewritten });
     piece.text = rewritten;
     return;
@@ -347,9 +368,14 @@ function directify(
  */
 export function premiseOf(prompt: string): { quote: string; question: boolean } | undefined {
   const ss = splitSentences(prompt);
-  const pick = ss.find((s) => !s.text.trimEnd().endsWith('?') && wordCount(s.text) >= 3) ?? ss.find((s) => wordCount(s.text) >= 2);
+  const pick =
+    ss.find((s) => !s.text.trimEnd().endsWith('?') && wordCount(s.text) >= 3) ?? ss.find((s) => wordCount(s.text) >= 2);
   if (!pick) return undefined;
-  let q = pick.text.replace(/\s+/g, ' ').replace(/["“”]/g, "'").replace(/[.!?…]+$/u, '').trim();
-  if (q.length > 160) q = q.slice(0, q.lastIndexOf(' ', 157) > 40 ? q.lastIndexOf(' ', 157) : 157) + '…';
+  let q = pick.text
+    .replace(/\s+/g, ' ')
+    .replace(/["“”]/g, "'")
+    .replace(/[.!?…]+$/u, '')
+    .trim();
+  if (q.length > 160) q = `${q.slice(0, q.lastIndexOf(' ', 157) > 40 ? q.lastIndexOf(' ', 157) : 157)}…`;
   return { quote: q, question: pick.text.trimEnd().endsWith('?') };
 }

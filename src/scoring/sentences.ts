@@ -21,18 +21,69 @@ export interface Sentence {
 }
 
 const ABBREVIATIONS = new Set([
-  'e.g', 'i.e', 'eg', 'ie', 'mr', 'mrs', 'ms', 'dr', 'prof', 'vs', 'etc', 'st', 'jr', 'sr', 'inc', 'ltd', 'co',
-  'no', 'fig', 'approx', 'est', 'dept', 'cf', 'al', 'u.s', 'a.m', 'p.m', 'mt', 'ft', 'jan', 'feb', 'mar', 'apr',
-  'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  'e.g',
+  'i.e',
+  'eg',
+  'ie',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'vs',
+  'etc',
+  'st',
+  'jr',
+  'sr',
+  'inc',
+  'ltd',
+  'co',
+  'no',
+  'fig',
+  'approx',
+  'est',
+  'dept',
+  'cf',
+  'al',
+  'u.s',
+  'a.m',
+  'p.m',
+  'mt',
+  'ft',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
 ]);
 
 function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 13 || c === 10 || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 12 || c === 11;
+  return (
+    c === 32 || c === 9 || c === 13 || c === 10 || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 12 || c === 11
+  );
 }
 
 function isClosing(c: number): boolean {
   // " ' ) ] } ” ’ » *  _
-  return c === 34 || c === 39 || c === 41 || c === 93 || c === 125 || c === 0x201d || c === 0x2019 || c === 0xbb || c === 42 || c === 95;
+  return (
+    c === 34 ||
+    c === 39 ||
+    c === 41 ||
+    c === 93 ||
+    c === 125 ||
+    c === 0x201d ||
+    c === 0x2019 ||
+    c === 0xbb ||
+    c === 42 ||
+    c === 95
+  );
 }
 
 function isTerminator(c: number): boolean {
@@ -43,7 +94,10 @@ function isTerminator(c: number): boolean {
  * Split `text` into sentences with exact UTF-16 offsets. Linear in text length. `ranges` may pass in
  * findMaskedRanges(text) when the caller already has it (the engine does), so it is computed once.
  */
-export function splitSentences(text: string, ranges: ReturnType<typeof findMaskedRanges> = findMaskedRanges(text)): Sentence[] {
+export function splitSentences(
+  text: string,
+  ranges: ReturnType<typeof findMaskedRanges> = findMaskedRanges(text),
+): Sentence[] {
   const { code } = ranges;
   const out: Sentence[] = [];
   let ci = 0;
@@ -119,7 +173,8 @@ function skipMarker(text: string, from: number, to: number): number {
   // "12. " or "3) "
   let q = p;
   while (q < to && q - p < 4 && text.charCodeAt(q) >= 48 && text.charCodeAt(q) <= 57) q++;
-  if (q > p && q + 1 < to && (text.charCodeAt(q) === 46 || text.charCodeAt(q) === 41) && text.charCodeAt(q + 1) === 32) return q + 2;
+  if (q > p && q + 1 < to && (text.charCodeAt(q) === 46 || text.charCodeAt(q) === 41) && text.charCodeAt(q + 1) === 32)
+    return q + 2;
   return p;
 }
 
@@ -129,7 +184,10 @@ function emit(text: string, s: number, e: number, out: Sentence[]): void {
   if (e <= s) return;
   let hasWord = false;
   for (let k = s; k < e; k++) {
-    if (isWordChar(text.charCodeAt(k), text.charAt(k))) { hasWord = true; break; }
+    if (isWordChar(text.charCodeAt(k), text.charAt(k))) {
+      hasWord = true;
+      break;
+    }
   }
   if (!hasWord) return;
   out.push({ start: s, end: e, text: text.slice(s, e) });

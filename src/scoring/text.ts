@@ -77,9 +77,16 @@ function scanLineQuotes(text: string, from: number, to: number, out: Range[]): v
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (open === -1) {
-      if (c === 34) { open = i; openKind = 1; }
-      else if (c === 0x201c) { open = i; openKind = 2; }
-      else if (c === 96) { open = i; openKind = 3; }
+      if (c === 34) {
+        open = i;
+        openKind = 1;
+      } else if (c === 0x201c) {
+        open = i;
+        openKind = 2;
+      } else if (c === 96) {
+        open = i;
+        openKind = 3;
+      }
     } else {
       const closes = (openKind === 1 && c === 34) || (openKind === 2 && c === 0x201d) || (openKind === 3 && c === 96);
       if (closes) {

@@ -20,17 +20,63 @@ export interface Token {
   p: boolean;
 }
 
-const S_IS = new Set(['it', 'that', 'this', 'there', 'here', 'what', 'he', 'she', 'who', 'everything', 'nothing', 'something', 'someone', 'everyone', 'nobody', 'which', 'where', 'how', 'why', 'when', 'life', 'one']);
+const S_IS = new Set([
+  'it',
+  'that',
+  'this',
+  'there',
+  'here',
+  'what',
+  'he',
+  'she',
+  'who',
+  'everything',
+  'nothing',
+  'something',
+  'someone',
+  'everyone',
+  'nobody',
+  'which',
+  'where',
+  'how',
+  'why',
+  'when',
+  'life',
+  'one',
+]);
 
-const NT_BASE = new Map<string, string>([['ca', 'can'], ['wo', 'will'], ['sha', 'shall'], ['ai', 'is']]);
+const NT_BASE = new Map<string, string>([
+  ['ca', 'can'],
+  ['wo', 'will'],
+  ['sha', 'shall'],
+  ['ai', 'is'],
+]);
 
 /** Common apostrophe-less chat spellings, expanded so prompt cues and patterns see one form. */
-const BARE = new Map<string, [string, string]>(Object.entries({
-  dont: ['do', 'not'], didnt: ['did', 'not'], doesnt: ['does', 'not'], isnt: ['is', 'not'], wasnt: ['was', 'not'],
-  arent: ['are', 'not'], cant: ['can', 'not'], cannot: ['can', 'not'], wont: ['will', 'not'], shouldnt: ['should', 'not'],
-  wouldnt: ['would', 'not'], couldnt: ['could', 'not'], havent: ['have', 'not'], im: ['i', 'am'], ive: ['i', 'have'],
-  youre: ['you', 'are'], theyre: ['they', 'are'], thats: ['that', 'is'], whats: ['what', 'is'], youve: ['you', 'have'],
-}) as [string, [string, string]][]);
+const BARE = new Map<string, [string, string]>(
+  Object.entries({
+    dont: ['do', 'not'],
+    didnt: ['did', 'not'],
+    doesnt: ['does', 'not'],
+    isnt: ['is', 'not'],
+    wasnt: ['was', 'not'],
+    arent: ['are', 'not'],
+    cant: ['can', 'not'],
+    cannot: ['can', 'not'],
+    wont: ['will', 'not'],
+    shouldnt: ['should', 'not'],
+    wouldnt: ['would', 'not'],
+    couldnt: ['could', 'not'],
+    havent: ['have', 'not'],
+    im: ['i', 'am'],
+    ive: ['i', 'have'],
+    youre: ['you', 'are'],
+    theyre: ['they', 'are'],
+    thats: ['that', 'is'],
+    whats: ['what', 'is'],
+    youve: ['you', 'have'],
+  }) as [string, [string, string]][],
+);
 
 const PUNCT = new Set([44, 59, 58, 46, 33, 63, 40, 41, 42, 0x2014, 0x2013, 0x2026]);
 
@@ -45,11 +91,20 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
       let j = i + 1;
       while (j < to) {
         const d = text.charCodeAt(j);
-        if (isWordChar(d, text.charAt(j))) { j++; continue; }
+        if (isWordChar(d, text.charAt(j))) {
+          j++;
+          continue;
+        }
         // internal apostrophe, or a decimal point / thousands separator between digits
         if (j + 1 < to && isWordChar(text.charCodeAt(j + 1), text.charAt(j + 1))) {
-          if (isApostrophe(d)) { j++; continue; }
-          if ((d === 46 || d === 44) && isDigit(text.charCodeAt(j - 1)) && isDigit(text.charCodeAt(j + 1))) { j++; continue; }
+          if (isApostrophe(d)) {
+            j++;
+            continue;
+          }
+          if ((d === 46 || d === 44) && isDigit(text.charCodeAt(j - 1)) && isDigit(text.charCodeAt(j + 1))) {
+            j++;
+            continue;
+          }
         }
         break;
       }
@@ -86,7 +141,7 @@ function pushWord(text: string, s: number, e: number, out: Token[]): void {
   let apos = -1;
   for (let k = 0; k < w.length; k++) {
     if (isApostrophe(w.charCodeAt(k))) {
-      if (w.charCodeAt(k) !== 39) w = w.slice(0, k) + "'" + w.slice(k + 1);
+      if (w.charCodeAt(k) !== 39) w = `${w.slice(0, k)}'${w.slice(k + 1)}`;
       apos = k;
     }
   }
@@ -113,13 +168,26 @@ function pushWord(text: string, s: number, e: number, out: Token[]): void {
   const base = w.slice(0, apos);
   if (apos > 0 && apos === w.lastIndexOf("'")) {
     switch (suffix) {
-      case "'re": split(apos, base, 'are'); return;
-      case "'m": split(apos, base, 'am'); return;
-      case "'ll": split(apos, base, 'will'); return;
-      case "'ve": split(apos, base, 'have'); return;
-      case "'d": split(apos, base, 'would'); return;
+      case "'re":
+        split(apos, base, 'are');
+        return;
+      case "'m":
+        split(apos, base, 'am');
+        return;
+      case "'ll":
+        split(apos, base, 'will');
+        return;
+      case "'ve":
+        split(apos, base, 'have');
+        return;
+      case "'d":
+        split(apos, base, 'would');
+        return;
       case "'s":
-        if (base === 'let') { split(apos, 'let', 'us'); return; }
+        if (base === 'let') {
+          split(apos, 'let', 'us');
+          return;
+        }
         split(apos, base, S_IS.has(base) ? 'is' : "'s");
         return;
     }

@@ -44,7 +44,10 @@ export interface KeyStore {
   consumeCall(hash: string): Promise<number>;
   listKeys(): Promise<ApiKeyRecord[]>;
   /** Patch by id: revoked, callsRemaining, rateLimit, active, verifyTokenHash. Returns false for an unknown id. */
-  updateKey(id: string, patch: Partial<Pick<ApiKeyRecord, 'revoked' | 'callsRemaining' | 'rateLimit' | 'active' | 'verifyTokenHash'>>): Promise<boolean>;
+  updateKey(
+    id: string,
+    patch: Partial<Pick<ApiKeyRecord, 'revoked' | 'callsRemaining' | 'rateLimit' | 'active' | 'verifyTokenHash'>>,
+  ): Promise<boolean>;
   /** Activate the key whose outstanding verification token has this hash; returns it, or null. Single use. */
   activateByToken(tokenHash: string): Promise<ApiKeyRecord | null>;
 }

@@ -26,7 +26,8 @@ const LONG: Record<StatKey, string> = {
 
 /** A readable page for one report; every value from the report is escaped. */
 export function renderReportHtml(hash: string, json: string, verifyUrl: string): string {
-  if ((JSON.parse(json) as { schema?: unknown }).schema === SCORE_REPORT_SCHEMA) return renderScoreReportHtml(hash, json);
+  if ((JSON.parse(json) as { schema?: unknown }).schema === SCORE_REPORT_SCHEMA)
+    return renderScoreReportHtml(hash, json);
   const r = JSON.parse(json) as Partial<CertifiedReport>;
   const e = escapeHtml;
   const model = r.model ?? { slug: '', name: '', vendor: '' };
@@ -35,13 +36,16 @@ export function renderReportHtml(hash: string, json: string, verifyUrl: string):
     keys
       .map((k) => {
         const s = stats[k];
-        const cells = s ? [s.mean, s.sd, s.min, s.q1, s.median, s.q3, s.max].map((v) => `<td>${e(v)}</td>`).join('') : '<td colspan="7"></td>';
+        const cells = s
+          ? [s.mean, s.sd, s.min, s.q1, s.median, s.q3, s.max].map((v) => `<td>${e(v)}</td>`).join('')
+          : '<td colspan="7"></td>';
         return `<tr><th scope="row"><code>${e(k)}</code> ${e(LONG[k])}</th><td><strong>${e(score(k))}</strong></td>${cells}</tr>`;
       })
       .join('\n');
   const syco = (r.scores?.sycophancy ?? {}) as Record<string, unknown>;
   const pai = (r.scores?.pai ?? {}) as Record<string, unknown>;
-  const head = '<tr><th>dimension</th><th>score</th><th>mean</th><th>sd</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th></tr>';
+  const head =
+    '<tr><th>dimension</th><th>score</th><th>mean</th><th>sd</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th></tr>';
   return page(
     `Certified report ${reportId(hash)}: ${model.name}`,
     `<h1>${e(model.name)} <small>(${e(model.vendor)})</small></h1>
@@ -62,14 +66,18 @@ ${rows(['emi', 'exl', 'bnd', 'dep', 'aud', 'composite'], (k) => pai[k])}
   );
 }
 
-
 function renderScoreReportHtml(hash: string, json: string): string {
   const r = JSON.parse(json) as Partial<ScoreReport>;
   const e = escapeHtml;
   const syco = (r.scores?.sycophancy ?? {}) as Record<string, unknown>;
   const pai = (r.scores?.pai ?? {}) as Record<string, unknown>;
   const rows = (keys: readonly StatKey[], from: Record<string, unknown>): string =>
-    keys.map((k) => `<tr><th scope="row"><code>${e(k)}</code> ${e(LONG[k])}</th><td><strong>${e(from[k])}</strong></td></tr>`).join('\n');
+    keys
+      .map(
+        (k) =>
+          `<tr><th scope="row"><code>${e(k)}</code> ${e(LONG[k])}</th><td><strong>${e(from[k])}</strong></td></tr>`,
+      )
+      .join('\n');
   return page(
     `Score report ${reportId(hash)}`,
     `<h1>Score report <code>${e(reportId(hash))}</code></h1>

@@ -9,7 +9,18 @@ import type { App } from '../types.ts';
 
 /** Which fields a route requires, for the 400 body's `required` echo. */
 function requiredOf(request: FastifyRequest, part: string | undefined): Record<string, unknown> | undefined {
-  const schema = request.routeOptions.schema as Record<string, { properties?: Record<string, { type?: unknown; maxLength?: number; pattern?: string; format?: string; enum?: unknown }>; required?: string[] }> | undefined;
+  const schema = request.routeOptions.schema as
+    | Record<
+        string,
+        {
+          properties?: Record<
+            string,
+            { type?: unknown; maxLength?: number; pattern?: string; format?: string; enum?: unknown }
+          >;
+          required?: string[];
+        }
+      >
+    | undefined;
   const key = part === 'querystring' ? 'querystring' : part === 'params' ? 'params' : 'body';
   const s = schema?.[key];
   if (!s?.properties) return undefined;
@@ -30,14 +41,22 @@ function validationMessage(err: FastifyError): string {
   const where = err.validationContext ?? 'request';
   if (!v) return `Invalid ${where}`;
   const field = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
-  if (v.keyword === 'required') return `Missing required field: ${(v.params as { missingProperty?: string }).missingProperty ?? '?'}`;
-  if (v.keyword === 'additionalProperties') return `Unknown field: ${(v.params as { additionalProperty?: string }).additionalProperty ?? '?'}`;
-  if (v.keyword === 'enum') return `Invalid ${field || where}: must be one of ${((v.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')}`;
+  if (v.keyword === 'required')
+    return `Missing required field: ${(v.params as { missingProperty?: string }).missingProperty ?? '?'}`;
+  if (v.keyword === 'additionalProperties')
+    return `Unknown field: ${(v.params as { additionalProperty?: string }).additionalProperty ?? '?'}`;
+  if (v.keyword === 'enum')
+    return `Invalid ${field || where}: must be one of ${((v.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')}`;
   if (v.keyword === 'type' && !field) return `Invalid ${where}: expected a JSON object`;
   return `Invalid ${field || where}: ${v.message ?? 'invalid value'}`;
 }
 
-export function sendError(reply: FastifyReply, status: number, body: ErrorBody, headers: Record<string, string> = {}): FastifyReply {
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  body: ErrorBody,
+  headers: Record<string, string> = {},
+): FastifyReply {
   for (const [k, v] of Object.entries(headers)) reply.header(k, v);
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
@@ -59,19 +78,38 @@ export function registerErrorHandler(app: App): void {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(reply, 413, { error: 'Request body is too large', code: 'payload_too_large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(reply, 415, { error: 'Content-Type must be application/json', code: 'unsupported_media_type' });
+        return sendError(reply, 415, {
+          error: 'Content-Type must be application/json',
+          code: 'unsupported_media_type',
+        });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendError(reply, 400, { error: 'Request body is empty; send a JSON object', code: 'bad_request', required: requiredOf(request, 'body') ?? {} });
+        return sendError(reply, 400, {
+          error: 'Request body is empty; send a JSON object',
+          code: 'bad_request',
+          required: requiredOf(request, 'body') ?? {},
+        });
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return sendError(reply, 400, { error: 'Request body is not valid JSON', code: 'bad_request', required: requiredOf(request, 'body') ?? {} });
+        return sendError(reply, 400, {
+          error: 'Request body is not valid JSON',
+          code: 'bad_request',
+          required: requiredOf(request, 'body') ?? {},
+        });
     }
     if (err instanceof SyntaxError || err.statusCode === 400) {
-      return sendError(reply, 400, { error: 'Malformed request', code: 'bad_request', required: requiredOf(request, 'body') ?? {} });
+      return sendError(reply, 400, {
+        error: 'Malformed request',
+        code: 'bad_request',
+        required: requiredOf(request, 'body') ?? {},
+      });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return sendError(reply, err.statusCode, { error: err.message, code: 'bad_request' });
     }
     request.log.error({ err }, 'unhandled error');
-    return sendError(reply, 500, { error: 'Internal server error', code: 'internal', detail: `request id ${request.id}` });
+    return sendError(reply, 500, {
+      error: 'Internal server error',
+      code: 'internal',
+      detail: `request id ${request.id}`,
+    });
   });
 }

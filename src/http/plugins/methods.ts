@@ -56,7 +56,10 @@ export function addMethodFallbacks(app: App, byUrl: Map<string, Set<string>>): v
         return sendError(
           reply,
           405,
-          { error: `Method ${request.method} is not allowed on ${url}; use ${allow.join(', ')}`, code: 'method_not_allowed' },
+          {
+            error: `Method ${request.method} is not allowed on ${url}; use ${allow.join(', ')}`,
+            code: 'method_not_allowed',
+          },
           { allow: allow.join(', ') },
         );
       },

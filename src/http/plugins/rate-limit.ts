@@ -18,7 +18,10 @@ declare module 'fastify' {
   }
 }
 
-export function registerRateLimit(app: App, deps: Pick<Deps, 'store' | 'config' | 'now'> & { log?: App['log'] }): RateLimiter {
+export function registerRateLimit(
+  app: App,
+  deps: Pick<Deps, 'store' | 'config' | 'now'> & { log?: App['log'] },
+): RateLimiter {
   const limiter = new RateLimiter(deps.store, deps.log ?? app.log, deps.now);
   // The hook is added to the limited routes only: the read routes, the hot path, pay nothing for it, not even
   // the look-up of their route config. It goes first among the route's own hooks, so it runs after the scope's
@@ -34,7 +37,9 @@ export function registerRateLimit(app: App, deps: Pick<Deps, 'store' | 'config' 
 
   async function limit(request: FastifyRequest, reply: FastifyReply, op: LimitName): Promise<void> {
     const key = KEYED_OPERATIONS.has(op) ? request.apiKey : null;
-    const subject = key ? `key:${key.id}` : rateLimitSubject(clientIp(request.socket.remoteAddress, request.headers, deps.config.trustProxy));
+    const subject = key
+      ? `key:${key.id}`
+      : rateLimitSubject(clientIp(request.socket.remoteAddress, request.headers, deps.config.trustProxy));
     const cap = key ? Math.max(LIMITS[op], key.rateLimit) : LIMITS[op];
     const d = await limiter.take(op, subject, cap);
     const headers: Record<string, string> = {
@@ -43,13 +48,19 @@ export function registerRateLimit(app: App, deps: Pick<Deps, 'store' | 'config' 
     };
     reply.headers(headers);
     if (!d.allowed) {
-      throw new AppError('rate_limited', rateLimitMessage(cap), { headers: { ...headers, 'retry-after': String(d.resetSeconds) } });
+      throw new AppError('rate_limited', rateLimitMessage(cap), {
+        headers: { ...headers, 'retry-after': String(d.resetSeconds) },
+      });
     }
     if (key && (await deps.store.consumeCall(key.hash)) < 0) {
       // A plan key refills at the next UTC day, so it can be told when to come back; a core key cannot.
       const daily = Object.hasOwn(PLANS, key.plan);
-      const retry: Record<string, string> = daily ? { 'retry-after': String(Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)) } : {};
-      throw new AppError('allowance_exhausted', allowanceMessage(key.rateLimit, daily), { headers: { ...headers, ...retry } });
+      const retry: Record<string, string> = daily
+        ? { 'retry-after': String(Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)) }
+        : {};
+      throw new AppError('allowance_exhausted', allowanceMessage(key.rateLimit, daily), {
+        headers: { ...headers, ...retry },
+      });
     }
   }
   return limiter;

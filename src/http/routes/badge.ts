@@ -7,7 +7,8 @@ import type { App, Deps } from '../types.ts';
 
 const SLUG = new RegExp(SLUG_PATTERN);
 const isType = (v: unknown): v is BadgeType => typeof v === 'string' && (BADGE_TYPES as readonly string[]).includes(v);
-const isStyle = (v: unknown): v is BadgeStyle => typeof v === 'string' && (BADGE_STYLES as readonly string[]).includes(v);
+const isStyle = (v: unknown): v is BadgeStyle =>
+  typeof v === 'string' && (BADGE_STYLES as readonly string[]).includes(v);
 
 /** Rendered badges, per dataset version; at most models × 3 types × 3 styles entries. */
 const badges = perGeneration(() => new Map<string, CachedBody>());
@@ -32,9 +33,18 @@ export async function badgeRoutes(app: App, deps: Deps): Promise<void> {
         }),
         response: {
           200: { description: 'SVG badge', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
-          400: { description: 'Placeholder SVG: invalid type or style', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
-          404: { description: 'Placeholder SVG: unknown model', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
-          500: { description: 'Placeholder SVG: data error', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          400: {
+            description: 'Placeholder SVG: invalid type or style',
+            content: { 'image/svg+xml': { schema: { type: 'string' } } },
+          },
+          404: {
+            description: 'Placeholder SVG: unknown model',
+            content: { 'image/svg+xml': { schema: { type: 'string' } } },
+          },
+          500: {
+            description: 'Placeholder SVG: data error',
+            content: { 'image/svg+xml': { schema: { type: 'string' } } },
+          },
         },
       },
       attachValidation: true,

@@ -13,7 +13,8 @@ import type { App, Deps } from '../types.ts';
 const SCRIPT_FILE = new URL('../../../client/svc.js', import.meta.url);
 /** s: a plain decimal from 0 to 1 ("0.62", "1", ".5"); nothing else (no exponents, signs or spaces). */
 const SCORE = /^(?:0|1)?(?:\.\d{1,6})?$/;
-const isStyle = (v: unknown): v is SiteBadgeStyle => typeof v === 'string' && (SITE_BADGE_STYLES as readonly string[]).includes(v);
+const isStyle = (v: unknown): v is SiteBadgeStyle =>
+  typeof v === 'string' && (SITE_BADGE_STYLES as readonly string[]).includes(v);
 
 export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
   const script = cachedBody(fs.readFileSync(SCRIPT_FILE, 'utf8'), 'text/javascript; charset=utf-8');
@@ -31,7 +32,9 @@ export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
           'CustomEvent svc:scored with the report. Svc.check({prompt, response}) returns a promise of the report. ' +
           'Works in browsers, Node, Deno, Bun and workers.',
         tags: ['client'],
-        response: { 200: { description: 'JavaScript', content: { 'text/javascript': { schema: { type: 'string' } } } } },
+        response: {
+          200: { description: 'JavaScript', content: { 'text/javascript': { schema: { type: 'string' } } } },
+        },
       },
     },
     async (request, reply) => {
@@ -54,11 +57,16 @@ export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
         // Validated in the handler: every answer, even a 400, is an SVG image.
         querystring: Type.Object({
           style: Type.Optional(Type.String({ enum: [...SITE_BADGE_STYLES], default: 'default' })),
-          s: Type.Optional(Type.String({ description: 'Score 0..1, required when style=score', pattern: SCORE.source })),
+          s: Type.Optional(
+            Type.String({ description: 'Score 0..1, required when style=score', pattern: SCORE.source }),
+          ),
         }),
         response: {
           200: { description: 'SVG badge', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
-          400: { description: 'Placeholder SVG: invalid style or s', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          400: {
+            description: 'Placeholder SVG: invalid style or s',
+            content: { 'image/svg+xml': { schema: { type: 'string' } } },
+          },
         },
       },
       attachValidation: true,
@@ -70,7 +78,8 @@ export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
       let key: string = style;
       let s: number | undefined;
       if (style === 'score') {
-        if (typeof q.s !== 'string' || !SCORE.test(q.s) || q.s === '' || q.s === '.') return sendPlaceholderBadge(reply, 400, 'invalid s');
+        if (typeof q.s !== 'string' || !SCORE.test(q.s) || q.s === '' || q.s === '.')
+          return sendPlaceholderBadge(reply, 400, 'invalid s');
         s = Math.round(Number(q.s) * 100) / 100;
         if (!(s >= 0 && s <= 1)) return sendPlaceholderBadge(reply, 400, 'invalid s');
         key = `score:${s.toFixed(2)}`;

@@ -21,7 +21,13 @@ export const CouncilBody = Type.Object(
       maxLength: QUESTION_MAX,
       description: `The question, 1 to ${QUESTION_MAX} code points, offering 2 or 3 options: "A) … B) … C) …", "A: … / B: …", "1. … 2. …", "X or Y?", or a yes/no question (A = Yes, B = No)`,
     }),
-    context: Type.Optional(Type.String({ maxLength: CONTEXT_MAX, default: '', description: `Background, at most ${CONTEXT_MAX} code points` })),
+    context: Type.Optional(
+      Type.String({
+        maxLength: CONTEXT_MAX,
+        default: '',
+        description: `Background, at most ${CONTEXT_MAX} code points`,
+      }),
+    ),
     council: Type.Optional(
       StringEnum([...COUNCIL_LABELS], {
         default: 'default',
@@ -43,7 +49,9 @@ const Scores = Type.Object(
 );
 /** An object with one optional property per feature name (src/council/features.ts). */
 function perFeature<T extends TSchema>(value: T, description: string) {
-  return Type.Partial(Type.Object(Object.fromEntries(FEATURES.map((f) => [f, value])) as Record<Feature, T>), { description });
+  return Type.Partial(Type.Object(Object.fromEntries(FEATURES.map((f) => [f, value])) as Record<Feature, T>), {
+    description,
+  });
 }
 
 const Structured = Type.Object(
@@ -78,13 +86,25 @@ const Structured = Type.Object(
         { description: "The user's stated leaning, when the question or context states one" },
       ),
     ),
-    leanFree: Type.Optional(Type.Object({ verdict: Type.String(), voteCount: Votes }, { description: 'The same council with the leaning removed' })),
+    leanFree: Type.Optional(
+      Type.Object(
+        { verdict: Type.String(), voteCount: Votes },
+        { description: 'The same council with the leaning removed' },
+      ),
+    ),
     rounds: Type.Array(
       Type.Object({
         round: Type.Integer({ minimum: 1, maximum: 3 }),
         voteCount: Votes,
         majority: Letter,
-        members: Type.Array(Type.Object({ persona: Type.String({ description: 'Persona id' }), pick: Letter, scores: Scores, decided: Type.Boolean() })),
+        members: Type.Array(
+          Type.Object({
+            persona: Type.String({ description: 'Persona id' }),
+            pick: Letter,
+            scores: Scores,
+            decided: Type.Boolean(),
+          }),
+        ),
       }),
     ),
   },
@@ -93,20 +113,38 @@ const Structured = Type.Object(
 
 export const CouncilResponse = Type.Object(
   {
-    verdict: Type.String({ description: 'The winning option, prefixed with its letter, e.g. "B) Stay in my current role"' }),
+    verdict: Type.String({
+      description: 'The winning option, prefixed with its letter, e.g. "B) Stay in my current role"',
+    }),
     voteCount: Votes,
     councilLabel: StringEnum([...COUNCIL_LABELS], { description: 'Echo of the requested council label' }),
-    council: Type.Array(Type.Object({ persona: Type.String(), pick: Letter, reason: Type.String() }), { minItems: 12, maxItems: 12 }),
+    council: Type.Array(Type.Object({ persona: Type.String(), pick: Letter, reason: Type.String() }), {
+      minItems: 12,
+      maxItems: 12,
+    }),
     sycophancyScore: Type.Number({
       minimum: 0,
       maximum: 1,
-      description: "Share of the final votes for the user's leaned option that the leaning added, when the leaning changed the verdict; else 0",
+      description:
+        "Share of the final votes for the user's leaned option that the leaning added, when the leaning changed the verdict; else 0",
     }),
     structured: Structured,
     trust: Type.Object({
-      agreement: Type.Number({ minimum: 0, maximum: 1, description: "Winner's share of the final votes (1/options to 1)" }),
-      stability: Type.Number({ minimum: 0, maximum: 1, description: 'Share of members whose round-1 pick is their final pick' }),
-      independence: Type.Number({ minimum: 0, maximum: 1, description: '1 - share of member moves (rounds 2-3) that switched to the previous round’s majority' }),
+      agreement: Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: "Winner's share of the final votes (1/options to 1)",
+      }),
+      stability: Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'Share of members whose round-1 pick is their final pick',
+      }),
+      independence: Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: '1 - share of member moves (rounds 2-3) that switched to the previous round’s majority',
+      }),
     }),
   },
   { title: 'CouncilResult' },
@@ -122,9 +160,13 @@ export async function councilRoutes(app: App, _deps: Deps): Promise<void> {
         done(
           request.apiKey
             ? undefined
-            : new AppError('unauthorized', 'The council endpoint needs an API key: send "Authorization: Bearer sk-svc-…" (create a key with POST /api/keys).', {
-                headers: { 'www-authenticate': 'Bearer realm="svc"' },
-              }),
+            : new AppError(
+                'unauthorized',
+                'The council endpoint needs an API key: send "Authorization: Bearer sk-svc-…" (create a key with POST /api/keys).',
+                {
+                  headers: { 'www-authenticate': 'Bearer realm="svc"' },
+                },
+              ),
         ),
       schema: {
         summary: 'Ask the 12-persona council',
@@ -138,11 +180,23 @@ export async function councilRoutes(app: App, _deps: Deps): Promise<void> {
         tags: ['council'],
         security: [{ bearer: [] }],
         body: CouncilBody,
-        response: { 200: CouncilResponse, 400: ErrorSchema, 401: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: {
+          200: CouncilResponse,
+          400: ErrorSchema,
+          401: ErrorSchema,
+          413: ErrorSchema,
+          415: ErrorSchema,
+          429: ErrorSchema,
+          500: ErrorSchema,
+        },
       },
     },
     async (request) => {
-      const out = runCouncil({ question: request.body.question, context: request.body.context ?? '', council: request.body.council ?? 'default' });
+      const out = runCouncil({
+        question: request.body.question,
+        context: request.body.context ?? '',
+        council: request.body.council ?? 'default',
+      });
       if (!out.ok) throw new AppError('bad_request', out.error);
       return out.value;
     },

@@ -16,7 +16,9 @@ function schemaTable(schema: Json | undefined): string {
   const required = new Set((schema?.required as string[] | undefined) ?? []);
   const rows = Object.entries(props).map(([name, p]) => {
     const nested = p.properties ? ` {${Object.keys(p.properties as Json).join(', ')}}` : '';
-    const items = (p.items as Json | undefined)?.properties ? ` of {${Object.keys((p.items as Json).properties as Json).join(', ')}}` : '';
+    const items = (p.items as Json | undefined)?.properties
+      ? ` of {${Object.keys((p.items as Json).properties as Json).join(', ')}}`
+      : '';
     const type = `${String(p.type ?? (p.anyOf ? 'one of' : p.enum ? 'enum' : ''))}${nested}${items}`;
     const limits = ['enum', 'pattern', 'maxLength', 'minimum', 'maximum', 'format', 'default']
       .filter((k) => p[k] !== undefined)
@@ -38,13 +40,18 @@ export function renderReference(doc: Json): string {
       nav.push(`<a href="#${escapeHtml(id)}">${escapeHtml(method.toUpperCase())} ${escapeHtml(path)}</a>`);
       const params = (op.parameters as Json[] | undefined) ?? [];
       const paramRows = params
-        .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? 'yes' : ''}</td><td>${escapeHtml(JSON.stringify(p.schema ?? {}))} ${escapeHtml(String((p.schema as Json | undefined)?.description ?? p.description ?? ''))}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? 'yes' : ''}</td><td>${escapeHtml(JSON.stringify(p.schema ?? {}))} ${escapeHtml(String((p.schema as Json | undefined)?.description ?? p.description ?? ''))}</td></tr>`,
+        )
         .join('');
-      const body = ((op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json']?.schema as Json | undefined;
+      const body = ((op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.[
+        'application/json'
+      ]?.schema as Json | undefined;
       const responses = Object.entries((op.responses as Record<string, Json>) ?? {})
         .map(([status, r]) => {
           const content = r.content as Record<string, Json> | undefined;
-          const [type, media] = content ? Object.entries(content)[0] ?? [] : [];
+          const [type, media] = content ? (Object.entries(content)[0] ?? []) : [];
           return `<h4>${escapeHtml(status)} ${escapeHtml(String(r.description ?? ''))} ${type ? `<small>${escapeHtml(type)}</small>` : ''}</h4>${media ? schemaTable(media.schema as Json) : ''}`;
         })
         .join('');

@@ -15,10 +15,16 @@ export async function healthRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         summary: 'Health (self-hosted only)',
-        description: 'ok, version, uptime_seconds and kv (true when the key-value store is configured and reachable). 503 when not ready.',
+        description:
+          'ok, version, uptime_seconds and kv (true when the key-value store is configured and reachable). 503 when not ready.',
         tags: ['ops'],
         response: {
-          200: Type.Object({ ok: Type.Boolean(), version: Type.String(), uptime_seconds: Type.Integer({ minimum: 0 }), kv: Type.Boolean() }),
+          200: Type.Object({
+            ok: Type.Boolean(),
+            version: Type.String(),
+            uptime_seconds: Type.Integer({ minimum: 0 }),
+            kv: Type.Boolean(),
+          }),
           503: ErrorSchema,
         },
       },

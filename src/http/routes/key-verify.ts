@@ -10,7 +10,9 @@ import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
 
 const Query = Type.Object(
-  { token: Type.String({ pattern: VERIFY_TOKEN_PATTERN.source, description: 'The token from the verification email' }) },
+  {
+    token: Type.String({ pattern: VERIFY_TOKEN_PATTERN.source, description: 'The token from the verification email' }),
+  },
   { required: ['token'] },
 );
 const Html = { description: 'A short HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
@@ -39,7 +41,12 @@ export async function keyVerifyRoutes(app: App, deps: Deps): Promise<void> {
       if (!rec) {
         return reply
           .code(404)
-          .send(page('Link not valid', '<h1>This link is not valid</h1><p>It is unknown or was already used. A key is activated only once.</p>'));
+          .send(
+            page(
+              'Link not valid',
+              '<h1>This link is not valid</h1><p>It is unknown or was already used. A key is activated only once.</p>',
+            ),
+          );
       }
       return reply.send(
         page(

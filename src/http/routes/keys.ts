@@ -17,14 +17,20 @@ const CreateBody = Type.Object(
     organization: Type.Optional(TextField('Organization')),
     plan: Type.Optional(PlanField),
   },
-  { required: ['email'], description: 'Core: {email, name?, organization?}. Alternate (QuickrefKey answer): {email, plan}.' },
+  {
+    required: ['email'],
+    description: 'Core: {email, name?, organization?}. Alternate (QuickrefKey answer): {email, plan}.',
+  },
 );
 const Created = Type.Object({
   api_key: Type.String({ pattern: KeyPattern, description: 'The key; shown only in this response' }),
   created_at: Type.String({ format: 'date-time' }),
   rate_limit: Type.Integer({ description: 'Call allowance of the key (default 1000)' }),
 });
-const StatusQuery = Type.Object({ key: Type.String({ pattern: KeyPattern, description: 'sk-svc- followed by 32 lowercase hex characters' }) }, { required: ['key'] });
+const StatusQuery = Type.Object(
+  { key: Type.String({ pattern: KeyPattern, description: 'sk-svc- followed by 32 lowercase hex characters' }) },
+  { required: ['key'] },
+);
 const Status = Type.Object({
   valid: Type.Boolean(),
   calls_remaining: Type.Optional(Type.Integer()),
@@ -48,16 +54,28 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['keys'],
         querystring: FormatQuery,
         body: CreateBody,
-        response: { 201: Type.Union([titled(Created, 'KeyCreated'), QuickrefKeySchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: {
+          201: Type.Union([titled(Created, 'KeyCreated'), QuickrefKeySchema]),
+          400: ErrorSchema,
+          401: ErrorSchema,
+          429: ErrorSchema,
+          500: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {
       const { plan, ...input } = request.body;
       const quickref = wantsQuickref(request, plan !== undefined);
-      if (quickref && plan === undefined) throw new AppError('bad_request', 'Missing required field: plan', {
-        required: { email: { type: 'string', maxLength: 500, format: 'email' }, plan: { type: 'string', enum: ['pro'] } },
-      });
-      const created = plan ? await createPlanKey(deps, input, plan, deps.now()) : { ...(await createApiKey(deps.store, input, deps.now())), emailSent: false };
+      if (quickref && plan === undefined)
+        throw new AppError('bad_request', 'Missing required field: plan', {
+          required: {
+            email: { type: 'string', maxLength: 500, format: 'email' },
+            plan: { type: 'string', enum: ['pro'] },
+          },
+        });
+      const created = plan
+        ? await createPlanKey(deps, input, plan, deps.now())
+        : { ...(await createApiKey(deps.store, input, deps.now())), emailSent: false };
       reply.code(201).header('cache-control', 'no-store');
       if (quickref) return sendQuickref(reply, quickrefKey(created.apiKey, created.record, created.emailSent));
       return { api_key: created.apiKey, created_at: created.record.createdAt, rate_limit: created.record.rateLimit };
@@ -69,7 +87,8 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         summary: 'Key status',
-        description: 'valid with calls_remaining, rate_limit and created_at; or valid false with a message (unknown, revoked). 400 for a malformed key.',
+        description:
+          'valid with calls_remaining, rate_limit and created_at; or valid false with a message (unknown, revoked). 400 for a malformed key.',
         tags: ['keys'],
         querystring: StatusQuery,
         response: { 200: Status, 400: ErrorSchema, 401: ErrorSchema, 500: ErrorSchema },

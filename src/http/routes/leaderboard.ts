@@ -7,7 +7,11 @@ import { FormatParam, QuickrefLeaderboardSchema, titled } from '../schemas/quick
 import type { App, Deps } from '../types.ts';
 
 const Query = Type.Object({
-  type: Type.Optional(StringEnum(['sycophancy', 'pai'], { description: 'One index; omitted means both (ignored by the alternate shape)' })),
+  type: Type.Optional(
+    StringEnum(['sycophancy', 'pai'], {
+      description: 'One index; omitted means both (ignored by the alternate shape)',
+    }),
+  ),
   format: FormatParam,
 });
 
@@ -38,7 +42,11 @@ export async function leaderboardRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['read'],
         querystring: Query,
         response: {
-          200: Type.Union([titled(LeaderboardFullSchema, 'LeaderboardFull'), titled(LeaderboardSingleSchema, 'LeaderboardSingleIndex'), QuickrefLeaderboardSchema]),
+          200: Type.Union([
+            titled(LeaderboardFullSchema, 'LeaderboardFull'),
+            titled(LeaderboardSingleSchema, 'LeaderboardSingleIndex'),
+            QuickrefLeaderboardSchema,
+          ]),
           400: ErrorSchema,
           500: ErrorSchema,
         },

@@ -15,13 +15,19 @@ export const CheckpointSchema = Type.Object(
     root_hash: Hex64,
     timestamp: Type.String({ format: 'date-time' }),
     key_id: Type.String({ description: 'First 16 hex of SHA-256 of the public key (SPKI DER)' }),
-    signature: Type.String({ description: 'Base64 Ed25519 signature over the RFC 8785 canonical JSON of the other five fields' }),
+    signature: Type.String({
+      description: 'Base64 Ed25519 signature over the RFC 8785 canonical JSON of the other five fields',
+    }),
   },
   { title: 'Checkpoint' },
 );
 
 const PublicKeySchema = Type.Object(
-  { algorithm: Type.Literal('Ed25519'), key_id: Type.String(), public_key_pem: Type.String({ description: 'SPKI, PEM' }) },
+  {
+    algorithm: Type.Literal('Ed25519'),
+    key_id: Type.String(),
+    public_key_pem: Type.String({ description: 'SPKI, PEM' }),
+  },
   { title: 'LogPublicKey' },
 );
 
@@ -70,7 +76,11 @@ export async function logRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request, reply) => {
       const cp = await audit.checkpoint(request.query.size);
-      if (!cp) throw new AppError('not_found', request.query.size === undefined ? 'The audit log is empty' : `No checkpoint for size ${request.query.size}`);
+      if (!cp)
+        throw new AppError(
+          'not_found',
+          request.query.size === undefined ? 'The audit log is empty' : `No checkpoint for size ${request.query.size}`,
+        );
       reply.header('cache-control', request.query.size === undefined ? NO_STORE : 'public, max-age=3600');
       return cp;
     },
@@ -105,7 +115,10 @@ export async function logRoutes(app: App, deps: Deps): Promise<void> {
           LIMIT_NOTE,
         tags: ['audit'],
         querystring: Type.Object(
-          { hash: Type.String({ pattern: '^[a-fA-F0-9]{64}$', description: 'Report hash, 64 hex' }), size: Type.Optional(Size) },
+          {
+            hash: Type.String({ pattern: '^[a-fA-F0-9]{64}$', description: 'Report hash, 64 hex' }),
+            size: Type.Optional(Size),
+          },
           { required: ['hash'] },
         ),
         response: { 200: InclusionSchema, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },

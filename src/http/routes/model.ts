@@ -56,7 +56,12 @@ export async function modelRoutes(app: App, deps: Deps): Promise<void> {
           '(QuickrefModel) is chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json.',
         tags: ['read'],
         querystring: Query,
-        response: { 200: Type.Union([titled(ModelDetailSchema, 'ModelDetail'), QuickrefModelSchema]), 400: ErrorSchema, 404: ErrorSchema, 500: ErrorSchema },
+        response: {
+          200: Type.Union([titled(ModelDetailSchema, 'ModelDetail'), QuickrefModelSchema]),
+          400: ErrorSchema,
+          404: ErrorSchema,
+          500: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {

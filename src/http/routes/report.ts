@@ -13,11 +13,17 @@ const Params = Type.Object({
 });
 
 const Query = Type.Object({
-  format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('html')], { description: 'Overrides the Accept header' })),
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('html')], { description: 'Overrides the Accept header' }),
+  ),
 });
 
 const AmbiguousSchema = Type.Object(
-  { error: Type.String(), code: Type.Optional(Type.String()), candidates: Type.Array(Type.String(), { description: 'Full hashes that share the prefix' }) },
+  {
+    error: Type.String(),
+    code: Type.Optional(Type.String()),
+    candidates: Type.Array(Type.String(), { description: 'Full hashes that share the prefix' }),
+  },
   { title: 'AmbiguousReportPrefix' },
 );
 
@@ -77,7 +83,9 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
         });
       }
       const accept = request.headers.accept ?? '';
-      const json = request.query.format ? request.query.format === 'json' : quality(accept, 'application/json') > quality(accept, 'text/html');
+      const json = request.query.format
+        ? request.query.format === 'json'
+        : quality(accept, 'application/json') > quality(accept, 'text/html');
       reply
         .header('vary', 'Accept')
         .header('etag', `"${found.hash}"`)

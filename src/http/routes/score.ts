@@ -9,7 +9,15 @@ import { presentScores } from '../../scoring/present.ts';
 import { PAI_DIMS, SYCO_DIMS, type Dim, type DimResult } from '../../scoring/types.ts';
 import { quickrefScore, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { codePoints } from '../../text.ts';
-import { ErrorSchema, PaiDimensions, PromptField, ResponseField, RiskSchema, StringEnum, SycoDimensions } from '../schemas/core.ts';
+import {
+  ErrorSchema,
+  PaiDimensions,
+  PromptField,
+  ResponseField,
+  RiskSchema,
+  StringEnum,
+  SycoDimensions,
+} from '../schemas/core.ts';
 import { FormatQuery, QuickrefScoreReportSchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
@@ -21,7 +29,9 @@ export const ScoreBody = Type.Object(
   {
     prompt: PromptField,
     response: ResponseField,
-    type: Type.Optional(StringEnum(['pai', 'sycophancy', 'both'], { default: 'both', description: 'Which index to return' })),
+    type: Type.Optional(
+      StringEnum(['pai', 'sycophancy', 'both'], { default: 'both', description: 'Which index to return' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -39,7 +49,9 @@ export const ScoreResponse = Type.Object({
   prompt_length: Type.Integer({ description: 'Unicode code points' }),
   response_length: Type.Integer({ description: 'Unicode code points' }),
   pai: Type.Optional(Type.Object({ composite: Type.Number(), risk: RiskSchema, dimensions: PaiDimensions })),
-  sycophancy: Type.Optional(Type.Object({ honesty: Type.Number({ minimum: 0, maximum: 100 }), dimensions: SycoDimensions })),
+  sycophancy: Type.Optional(
+    Type.Object({ honesty: Type.Number({ minimum: 0, maximum: 100 }), dimensions: SycoDimensions }),
+  ),
   evidence: Type.Record(Type.String(), Type.Array(EvidenceItem), {
     description: 'Per dimension code, the quoted response spans that moved its score (strongest first)',
   }),
@@ -63,7 +75,15 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['score'],
         querystring: FormatQuery,
         body: ScoreBody,
-        response: { 200: Type.Union([titled(ScoreResponse, 'ScoreResult'), QuickrefScoreReportSchema]), 400: ErrorSchema, 401: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: {
+          200: Type.Union([titled(ScoreResponse, 'ScoreResult'), QuickrefScoreReportSchema]),
+          400: ErrorSchema,
+          401: ErrorSchema,
+          413: ErrorSchema,
+          415: ErrorSchema,
+          429: ErrorSchema,
+          500: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -71,10 +91,19 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
       const type = request.body.type ?? 'both';
       const result = scoreText({ prompt, response });
       const shown = presentScores(result);
-      const dims: readonly Dim[] = type === 'pai' ? PAI_DIMS : type === 'sycophancy' ? SYCO_DIMS : [...SYCO_DIMS, ...PAI_DIMS];
+      const dims: readonly Dim[] =
+        type === 'pai' ? PAI_DIMS : type === 'sycophancy' ? SYCO_DIMS : [...SYCO_DIMS, ...PAI_DIMS];
       const all: Record<Dim, DimResult> = { ...result.sycophancy.dimensions, ...result.pai.dimensions };
-      const evidence: Record<string, { quote: string; start: number; end: number; signal: string; sign: number }[]> = {};
-      for (const d of dims) evidence[d] = all[d].evidence.map(({ quote, start, end, signal, sign }) => ({ quote, start, end, signal, sign }));
+      const evidence: Record<string, { quote: string; start: number; end: number; signal: string; sign: number }[]> =
+        {};
+      for (const d of dims)
+        evidence[d] = all[d].evidence.map(({ quote, start, end, signal, sign }) => ({
+          quote,
+          start,
+          end,
+          signal,
+          sign,
+        }));
       const body = {
         scored_at: new Date(deps.now()).toISOString(),
         prompt_length: codePoints(prompt),

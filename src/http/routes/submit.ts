@@ -3,7 +3,13 @@ import { Type } from '@sinclair/typebox';
 import { submitModel } from '../../domain/submissions.ts';
 import { quickrefSubmission, sendQuickref, submissionInput, wantsQuickref } from '../quickref.ts';
 import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
-import { FormatQuery, QuickrefSubmissionSchema, QuickrefSubmitFields, SubmitShapes, titled } from '../schemas/quickref.ts';
+import {
+  FormatQuery,
+  QuickrefSubmissionSchema,
+  QuickrefSubmitFields,
+  SubmitShapes,
+  titled,
+} from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
 const Body = Type.Object(
@@ -17,7 +23,8 @@ const Body = Type.Object(
   },
   {
     required: ['model_name', 'api_endpoint', 'contact_email'],
-    description: 'Core: {model_name, vendor, api_endpoint, contact_email, notes?}. Alternate: {model_name, model_slug, provider, api_endpoint, contact_email}.',
+    description:
+      'Core: {model_name, vendor, api_endpoint, contact_email, notes?}. Alternate: {model_name, model_slug, provider, api_endpoint, contact_email}.',
     ...SubmitShapes,
   },
 );
@@ -25,7 +32,9 @@ const Reply = Type.Object({
   success: Type.Boolean(),
   message: Type.String(),
   id: Type.Integer({ description: 'Submission time as a millisecond timestamp; unique' }),
-  email_sent: Type.Optional(Type.Boolean({ description: 'False when no email provider is configured or it reported an error' })),
+  email_sent: Type.Optional(
+    Type.Boolean({ description: 'False when no email provider is configured or it reported an error' }),
+  ),
 });
 
 export async function submitRoutes(app: App, deps: Deps): Promise<void> {
@@ -44,14 +53,21 @@ export async function submitRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['write'],
         querystring: FormatQuery,
         body: Body,
-        response: { 200: Type.Union([titled(Reply, 'SubmissionReceived'), QuickrefSubmissionSchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: {
+          200: Type.Union([titled(Reply, 'SubmissionReceived'), QuickrefSubmissionSchema]),
+          400: ErrorSchema,
+          401: ErrorSchema,
+          429: ErrorSchema,
+          500: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {
       const { body } = request;
       const now = deps.now();
       const res = await submitModel(deps, submissionInput(body), now);
-      if (wantsQuickref(request, body.provider !== undefined || body.model_slug !== undefined)) return sendQuickref(reply, quickrefSubmission(res, now));
+      if (wantsQuickref(request, body.provider !== undefined || body.model_slug !== undefined))
+        return sendQuickref(reply, quickrefSubmission(res, now));
       return res;
     },
   );

@@ -10,7 +10,8 @@ const Query = Type.Object(
   {
     hash: Type.String({
       pattern: '^(sha256:)?[a-fA-F0-9]{64}$',
-      description: 'SHA-256 of a certified report: 64 hexadecimal characters (any case), or sha256:<hex> for the alternate shape',
+      description:
+        'SHA-256 of a certified report: 64 hexadecimal characters (any case), or sha256:<hex> for the alternate shape',
     }),
     format: FormatParam,
   },
@@ -45,7 +46,12 @@ export async function verifyRoutes(app: App, deps: Deps): Promise<void> {
           `${QUICKREF_MEDIA_TYPE}.`,
         tags: ['read'],
         querystring: Query,
-        response: { 200: Type.Union([CoreBody, QuickrefVerifySchema]), 400: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: {
+          200: Type.Union([CoreBody, QuickrefVerifySchema]),
+          400: ErrorSchema,
+          429: ErrorSchema,
+          500: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {

@@ -23,7 +23,9 @@ const Base = {
 };
 const Added = Type.Object({
   ...Base,
-  email_sent: Type.Optional(Type.Boolean({ description: 'Confirmation (and admin notice) accepted by the email provider' })),
+  email_sent: Type.Optional(
+    Type.Boolean({ description: 'Confirmation (and admin notice) accepted by the email provider' }),
+  ),
 });
 const AlreadyThere = Type.Object(Base);
 
@@ -42,7 +44,14 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
         tags: ['write'],
         querystring: FormatQuery,
         body: Body,
-        response: { 200: Type.Union([titled(AlreadyThere, 'WaitlistAlreadyOnList'), QuickrefWaitlistSchema]), 201: Type.Union([titled(Added, 'WaitlistAdded'), QuickrefWaitlistSchema]), 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema, 500: ErrorSchema },
+        response: {
+          200: Type.Union([titled(AlreadyThere, 'WaitlistAlreadyOnList'), QuickrefWaitlistSchema]),
+          201: Type.Union([titled(Added, 'WaitlistAdded'), QuickrefWaitlistSchema]),
+          400: ErrorSchema,
+          401: ErrorSchema,
+          429: ErrorSchema,
+          500: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {

@@ -11,7 +11,10 @@ export function StringEnum<T extends string[]>(values: [...T], options: SchemaOp
 }
 
 /** The scored pair's fields (POST /api/score and /api/honesty); JSON-schema maxLength counts code points. */
-export const PromptField = Type.String({ maxLength: TEXT_LIMITS.prompt, description: `The user prompt, at most ${TEXT_LIMITS.prompt} code points` });
+export const PromptField = Type.String({
+  maxLength: TEXT_LIMITS.prompt,
+  description: `The user prompt, at most ${TEXT_LIMITS.prompt} code points`,
+});
 export const ResponseField = Type.String({
   minLength: 1,
   maxLength: TEXT_LIMITS.response,
@@ -20,16 +23,27 @@ export const ResponseField = Type.String({
 
 /** A string field of submit, waitlist and keys: at most 500 code points (contract, Limits). */
 export function TextField(description: string, minLength = 0) {
-  return Type.String({ ...(minLength ? { minLength } : {}), maxLength: TEXT_LIMITS.field, description: `${description}; at most ${TEXT_LIMITS.field} characters` });
+  return Type.String({
+    ...(minLength ? { minLength } : {}),
+    maxLength: TEXT_LIMITS.field,
+    description: `${description}; at most ${TEXT_LIMITS.field} characters`,
+  });
 }
-export const EmailField = Type.String({ format: 'email', minLength: 3, maxLength: TEXT_LIMITS.field, description: `Email address; at most ${TEXT_LIMITS.field} characters` });
+export const EmailField = Type.String({
+  format: 'email',
+  minLength: 3,
+  maxLength: TEXT_LIMITS.field,
+  description: `Email address; at most ${TEXT_LIMITS.field} characters`,
+});
 
 export const ErrorSchema = Type.Object(
   {
     error: Type.String({ description: 'Human-readable message' }),
     code: Type.Optional(Type.String({ description: 'Stable machine-readable code' })),
     detail: Type.Optional(Type.String({ description: 'Extra detail, present on 500' })),
-    required: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Echo of the required fields, on 400' })),
+    required: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Echo of the required fields, on 400' }),
+    ),
   },
   { title: 'Error', description: 'The Error resource' },
 );
@@ -39,7 +53,11 @@ export const RiskSchema = StringEnum(['low', 'medium', 'high'], {
   description: 'low when composite < 1.0; medium when 1.0 <= composite <= 2.0; high when composite > 2.0',
 });
 export const History = Type.Array(Type.Number(), { description: 'Trailing values, oldest first' });
-export const Slug = Type.String({ pattern: SLUG_PATTERN, maxLength: 100, description: 'Model slug as published on the leaderboard' });
+export const Slug = Type.String({
+  pattern: SLUG_PATTERN,
+  maxLength: 100,
+  description: 'Model slug as published on the leaderboard',
+});
 
 export const SycoDimensions = Type.Object({
   ev: Type.Number({ minimum: 0, maximum: 10, description: 'emotional validation' }),

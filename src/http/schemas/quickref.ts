@@ -24,7 +24,10 @@ export const QuickrefRisk = StringEnum(['low', 'moderate', 'high'], {
   description: 'The core risk level with medium written moderate: low < 1.0 <= moderate <= 2.0 < high (PAI composite)',
 });
 const CompositeScore = Score('PAI composite (mean of the five PAI dimensions), 0-10, higher is worse');
-export const ReportHash = Type.String({ pattern: '^sha256:[a-f0-9]{64}$', description: 'sha256: followed by the 64 hex characters of the report hash' });
+export const ReportHash = Type.String({
+  pattern: '^sha256:[a-f0-9]{64}$',
+  description: 'sha256: followed by the 64 hex characters of the report hash',
+});
 
 export const QuickrefDimensionsLong = Type.Object(
   {
@@ -57,7 +60,10 @@ export const QuickrefLeaderboardSchema = Type.Object(
   {
     models: Type.Array(
       Type.Object({
-        rank: Type.Integer({ minimum: 1, description: 'Position by PAI composite, lowest first; equal values share a rank' }),
+        rank: Type.Integer({
+          minimum: 1,
+          description: 'Position by PAI composite, lowest first; equal values share a rank',
+        }),
         slug: Type.String(),
         provider: Type.String({ description: 'The core vendor' }),
         composite_score: CompositeScore,
@@ -80,7 +86,11 @@ export const QuickrefModelSchema = Type.Object(
     scored_at: Type.String({ format: 'date-time', description: 'The core assessed' }),
     report_hash: Type.Optional(ReportHash),
   },
-  { title: 'QuickrefModel', description: 'composite_score, risk_level and dimensions are absent for a model without PAI scores; report_hash for one without a certified report' },
+  {
+    title: 'QuickrefModel',
+    description:
+      'composite_score, risk_level and dimensions are absent for a model without PAI scores; report_hash for one without a certified report',
+  },
 );
 
 export const QuickrefVerifySchema = Type.Object(
@@ -97,12 +107,16 @@ export const QuickrefVerifySchema = Type.Object(
 
 /** Self-serve plans of the alternate key request (README, "Plans"): enterprise keys are arranged with the operator. */
 export const PlanField = StringEnum(['pro'], {
-  description: 'The plan of the key. Self-serve: pro (10000 calls per UTC day). The free tier needs no key; enterprise keys are arranged with the operator.',
+  description:
+    'The plan of the key. Self-serve: pro (10000 calls per UTC day). The free tier needs no key; enterprise keys are arranged with the operator.',
 });
 
 export const QuickrefKeySchema = Type.Object(
   {
-    api_key: Type.String({ pattern: '^sk-svc-[a-f0-9]{32}$', description: 'Inactive until the link in the verification email is followed' }),
+    api_key: Type.String({
+      pattern: '^sk-svc-[a-f0-9]{32}$',
+      description: 'Inactive until the link in the verification email is followed',
+    }),
     plan: Type.String(),
     rate_limit: Type.String({ pattern: '^[0-9]+/day$', description: 'Calls per UTC day, e.g. 10000/day' }),
     email_sent: Type.Boolean({ description: 'Whether the verification email was accepted by the email provider' }),
@@ -127,7 +141,13 @@ export const QuickrefSubmissionSchema = Type.Object(
 /** Extra request fields of the alternate submit body {model_name, model_slug, provider, api_endpoint, contact_email}. */
 export const QuickrefSubmitFields = {
   provider: Type.Optional(TextField('Alternate shape: maker of the model (the core vendor)', 1)),
-  model_slug: Type.Optional(Type.String({ pattern: SLUG_PATTERN, maxLength: 100, description: 'Alternate shape: the slug proposed for the model' })),
+  model_slug: Type.Optional(
+    Type.String({
+      pattern: SLUG_PATTERN,
+      maxLength: 100,
+      description: 'Alternate shape: the slug proposed for the model',
+    }),
+  ),
 };
 
 /**

@@ -55,7 +55,9 @@ export class MemoryStore implements Store {
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
-    return [...this.keys.values()].map((r) => ({ ...r })).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return [...this.keys.values()]
+      .map((r) => ({ ...r }))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
   async updateKey(id: string, patch: Parameters<Store['updateKey']>[1]): Promise<boolean> {

@@ -107,9 +107,15 @@ type KeyFields = Record<string, string>;
 
 function keyToFields(rec: ApiKeyRecord): KeyFields {
   const f: KeyFields = {
-    id: rec.id, hash: rec.hash, email: rec.email, plan: rec.plan, createdAt: rec.createdAt,
-    rateLimit: String(rec.rateLimit), callsRemaining: String(rec.callsRemaining),
-    active: rec.active ? '1' : '0', revoked: rec.revoked ? '1' : '0',
+    id: rec.id,
+    hash: rec.hash,
+    email: rec.email,
+    plan: rec.plan,
+    createdAt: rec.createdAt,
+    rateLimit: String(rec.rateLimit),
+    callsRemaining: String(rec.callsRemaining),
+    active: rec.active ? '1' : '0',
+    revoked: rec.revoked ? '1' : '0',
   };
   if (rec.name !== undefined) f.name = rec.name;
   if (rec.organization !== undefined) f.organization = rec.organization;
@@ -120,8 +126,15 @@ function keyToFields(rec: ApiKeyRecord): KeyFields {
 function keyFromFields(f: KeyFields): ApiKeyRecord | null {
   if (!f.hash || !f.id) return null;
   const rec: ApiKeyRecord = {
-    id: f.id, hash: f.hash, email: f.email ?? '', plan: f.plan ?? 'free', createdAt: f.createdAt ?? '',
-    rateLimit: Number(f.rateLimit), callsRemaining: Number(f.callsRemaining), active: f.active === '1', revoked: f.revoked === '1',
+    id: f.id,
+    hash: f.hash,
+    email: f.email ?? '',
+    plan: f.plan ?? 'free',
+    createdAt: f.createdAt ?? '',
+    rateLimit: Number(f.rateLimit),
+    callsRemaining: Number(f.callsRemaining),
+    active: f.active === '1',
+    revoked: f.revoked === '1',
   };
   if (f.name !== undefined) rec.name = f.name;
   if (f.organization !== undefined) rec.organization = f.organization;
@@ -184,7 +197,11 @@ export class RedisStore implements Store {
       const resetMs = start + windowMs;
       const rk = this.k(`rl:${windowMs}:${start}:${key}`);
       // Relative expiry, so the window follows the service's clock, not the Redis server's.
-      const res = await this.client.multi().incr(rk).pexpire(rk, Math.max(1, resetMs - nowMs)).exec();
+      const res = await this.client
+        .multi()
+        .incr(rk)
+        .pexpire(rk, Math.max(1, resetMs - nowMs))
+        .exec();
       const [err, count] = res?.[0] ?? [new Error('transaction aborted'), null];
       if (err) throw err;
       return { count: Number(count), resetMs };
@@ -193,7 +210,8 @@ export class RedisStore implements Store {
 
   createKey(rec: ApiKeyRecord): Promise<void> {
     return this.run(async () => {
-      const m = this.client.multi()
+      const m = this.client
+        .multi()
         .hset(this.k(`key:${rec.hash}`), keyToFields(rec))
         .set(this.k(`keyid:${rec.id}`), rec.hash)
         .rpush(this.k('keys'), rec.hash);
@@ -243,7 +261,11 @@ export class RedisStore implements Store {
 
   joinWaitlist(entry: WaitlistEntry): Promise<{ created: boolean; position: number }> {
     return this.run(async () => {
-      const res = (await this.eval(JOIN, [this.k('wl:idx'), this.k('wl:list')], [entry.email.toLowerCase(), JSON.stringify(entry)])) as [number, number];
+      const res = (await this.eval(
+        JOIN,
+        [this.k('wl:idx'), this.k('wl:list')],
+        [entry.email.toLowerCase(), JSON.stringify(entry)],
+      )) as [number, number];
       return { created: res[0] === 1, position: Number(res[1]) };
     });
   }
@@ -265,9 +287,16 @@ export class RedisStore implements Store {
 
   listSubmissions(): Promise<SubmissionRecord[]> {
     return this.run(async () => {
-      const [recs, statuses] = await Promise.all([this.client.hgetall(this.k('sub:rec')), this.client.hgetall(this.k('sub:status'))]);
+      const [recs, statuses] = await Promise.all([
+        this.client.hgetall(this.k('sub:rec')),
+        this.client.hgetall(this.k('sub:status')),
+      ]);
       return Object.entries(recs)
-        .map(([sid, json]) => ({ ...(JSON.parse(json) as Omit<SubmissionRecord, 'id' | 'status'>), id: Number(sid), status: (statuses[sid] ?? 'queued') as SubmissionRecord['status'] }))
+        .map(([sid, json]) => ({
+          ...(JSON.parse(json) as Omit<SubmissionRecord, 'id' | 'status'>),
+          id: Number(sid),
+          status: (statuses[sid] ?? 'queued') as SubmissionRecord['status'],
+        }))
         .sort((a, b) => a.id - b.id);
     });
   }
@@ -277,13 +306,21 @@ export class RedisStore implements Store {
       const res = await this.eval(CLAIM, [this.k('sub:queue'), this.k('sub:status'), this.k('sub:rec')], []);
       if (!Array.isArray(res)) return null;
       const [sid, json] = res as [string, string];
-      return { ...(JSON.parse(json) as Omit<SubmissionRecord, 'id' | 'status'>), id: Number(sid), status: 'evaluating' };
+      return {
+        ...(JSON.parse(json) as Omit<SubmissionRecord, 'id' | 'status'>),
+        id: Number(sid),
+        status: 'evaluating',
+      };
     });
   }
 
   putReport(hash: string, canonicalJson: string): Promise<void> {
     return this.run(async () => {
-      await this.client.multi().set(this.k(`rep:${hash}`), canonicalJson, 'NX').zadd(this.k('rep:idx'), 0, hash).exec();
+      await this.client
+        .multi()
+        .set(this.k(`rep:${hash}`), canonicalJson, 'NX')
+        .zadd(this.k('rep:idx'), 0, hash)
+        .exec();
     });
   }
 

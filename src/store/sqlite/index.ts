@@ -38,22 +38,51 @@ CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) 
 `;
 
 interface KeyRow {
-  hash: string; id: string; email: string; name: string | null; organization: string | null; plan: string;
-  created_at: string; rate_limit: number; calls_remaining: number; active: number; revoked: number; verify_token_hash: string | null;
+  hash: string;
+  id: string;
+  email: string;
+  name: string | null;
+  organization: string | null;
+  plan: string;
+  created_at: string;
+  rate_limit: number;
+  calls_remaining: number;
+  active: number;
+  revoked: number;
+  verify_token_hash: string | null;
 }
 interface WaitRow {
-  position: number; email: string; name: string | null; organization: string | null; use_case: string | null;
-  source: string | null; created_at: string;
+  position: number;
+  email: string;
+  name: string | null;
+  organization: string | null;
+  use_case: string | null;
+  source: string | null;
+  created_at: string;
 }
 interface SubRow {
-  id: number; model_name: string; vendor: string; api_endpoint: string; contact_email: string; notes: string | null;
-  model_slug: string | null; created_at: string; status: SubmissionRecord['status'];
+  id: number;
+  model_name: string;
+  vendor: string;
+  api_endpoint: string;
+  contact_email: string;
+  notes: string | null;
+  model_slug: string | null;
+  created_at: string;
+  status: SubmissionRecord['status'];
 }
 
 function keyFromRow(r: KeyRow): ApiKeyRecord {
   const rec: ApiKeyRecord = {
-    id: r.id, hash: r.hash, email: r.email, plan: r.plan, createdAt: r.created_at, rateLimit: r.rate_limit,
-    callsRemaining: r.calls_remaining, active: r.active === 1, revoked: r.revoked === 1,
+    id: r.id,
+    hash: r.hash,
+    email: r.email,
+    plan: r.plan,
+    createdAt: r.created_at,
+    rateLimit: r.rate_limit,
+    callsRemaining: r.calls_remaining,
+    active: r.active === 1,
+    revoked: r.revoked === 1,
   };
   if (r.name !== null) rec.name = r.name;
   if (r.organization !== null) rec.organization = r.organization;
@@ -72,8 +101,13 @@ function waitFromRow(r: WaitRow): WaitlistEntry & { position: number } {
 
 function subFromRow(r: SubRow): SubmissionRecord {
   const s: SubmissionRecord = {
-    id: r.id, modelName: r.model_name, vendor: r.vendor, apiEndpoint: r.api_endpoint, contactEmail: r.contact_email,
-    createdAt: r.created_at, status: r.status,
+    id: r.id,
+    modelName: r.model_name,
+    vendor: r.vendor,
+    apiEndpoint: r.api_endpoint,
+    contactEmail: r.contact_email,
+    createdAt: r.created_at,
+    status: r.status,
   };
   if (r.notes !== null) s.notes = r.notes;
   if (r.model_slug !== null) s.modelSlug = r.model_slug;
@@ -140,7 +174,9 @@ export class SqliteStore implements Store {
       ),
       logSize: db.prepare<[], { n: number }>('SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM log_leaves'),
       insertLeaf: db.prepare<[number, string]>('INSERT INTO log_leaves(idx, hash) VALUES (?, ?)'),
-      leaves: db.prepare<[number, number], { hash: string }>('SELECT hash FROM log_leaves WHERE idx >= ? AND idx < ? ORDER BY idx'),
+      leaves: db.prepare<[number, number], { hash: string }>(
+        'SELECT hash FROM log_leaves WHERE idx >= ? AND idx < ? ORDER BY idx',
+      ),
       findLeaf: db.prepare<[string], { idx: number | null }>('SELECT MIN(idx) AS idx FROM log_leaves WHERE hash = ?'),
       putCheckpoint: db.prepare<[number, string]>('INSERT OR REPLACE INTO checkpoints(size, json) VALUES (?, ?)'),
       getCheckpoint: db.prepare<[number], { json: string }>('SELECT json FROM checkpoints WHERE size = ?'),
@@ -161,8 +197,12 @@ export class SqliteStore implements Store {
 
   async createKey(rec: ApiKeyRecord): Promise<void> {
     this.q.insertKey.run({
-      ...rec, name: rec.name ?? null, organization: rec.organization ?? null, verifyTokenHash: rec.verifyTokenHash ?? null,
-      active: rec.active ? 1 : 0, revoked: rec.revoked ? 1 : 0,
+      ...rec,
+      name: rec.name ?? null,
+      organization: rec.organization ?? null,
+      verifyTokenHash: rec.verifyTokenHash ?? null,
+      active: rec.active ? 1 : 0,
+      revoked: rec.revoked ? 1 : 0,
     });
   }
 
@@ -211,8 +251,13 @@ export class SqliteStore implements Store {
         const existing = this.q.waitByEmail.get(emailLower);
         if (existing) return { created: false, position: existing.position };
         const info = this.q.insertWait.run({
-          emailLower, email: entry.email, name: entry.name ?? null, organization: entry.organization ?? null,
-          useCase: entry.useCase ?? null, source: entry.source ?? null, createdAt: entry.createdAt,
+          emailLower,
+          email: entry.email,
+          name: entry.name ?? null,
+          organization: entry.organization ?? null,
+          useCase: entry.useCase ?? null,
+          source: entry.source ?? null,
+          createdAt: entry.createdAt,
         });
         return { created: true, position: Number(info.lastInsertRowid) };
       })
@@ -265,7 +310,7 @@ export class SqliteStore implements Store {
     return this.db
       .transaction(() => {
         const first = this.q.logSize.get()!.n;
-        leafHashes.forEach((h, i) => this.q.insertLeaf.run(first + i, h));
+        for (const [i, h] of leafHashes.entries()) this.q.insertLeaf.run(first + i, h);
         return first;
       })
       .immediate();
