@@ -25,6 +25,13 @@ import path from 'node:path';
 
 export type StoreConfig = { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'redis'; url: string };
 
+/**
+ * "The store is configured" (docs/decisions.md, "Store"): anything but `memory`, which means "not configured"
+ * in the contract's sense (rate limits in memory, keys and waitlist answer store_not_configured, /healthz kv
+ * false). Takes a StoreConfig or a Store: the one place this rule is written.
+ */
+export const isStoreConfigured = (store: { readonly kind: StoreConfig['kind'] }): boolean => store.kind !== 'memory';
+
 export interface TrustProxy {
   header: string;
   hops: number;

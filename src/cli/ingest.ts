@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { auditLogFor } from '../audit/log.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, isStoreConfigured } from '../config.ts';
 import { SYCO_DIMS } from '../dimensions.ts';
 import { readDatasetFile, type Dataset } from '../domain/dataset.ts';
 import {
@@ -136,7 +136,7 @@ export async function run(args: string[]): Promise<number> {
   }
 
   let store: Store | undefined;
-  if (!values['no-store'] && config.store.kind !== 'memory') store = createStore(config.store);
+  if (!values['no-store'] && isStoreConfigured(config.store)) store = createStore(config.store);
   try {
     const { appended } = await publishPlan(plan, {
       datasetFile: config.datasetPath,

@@ -5,7 +5,7 @@
  *   svc keys set-allowance <id> <n>      allowance (rate_limit) and calls_remaining both set to n
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { loadConfig, isStoreConfigured } from '../config.ts';
 import { createStore } from '../store/index.ts';
 import type { ApiKeyRecord, Store } from '../store/types.ts';
 
@@ -45,7 +45,7 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig(process.env);
-  if (config.store.kind === 'memory') {
+  if (!isStoreConfigured(config.store)) {
     process.stderr.write('svc keys: no store is configured (SVC_STORE_URL=memory); there are no keys to manage\n');
     return 1;
   }

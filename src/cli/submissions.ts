@@ -3,7 +3,7 @@
  *   svc submissions [list] [--status queued|evaluating|done|failed] [--json]
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { loadConfig, isStoreConfigured } from '../config.ts';
 import { createStore } from '../store/index.ts';
 
 const USAGE = `usage:
@@ -38,7 +38,7 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig(process.env);
-  if (config.store.kind === 'memory') {
+  if (!isStoreConfigured(config.store)) {
     process.stderr.write('svc submissions: no store is configured (SVC_STORE_URL=memory); submissions are not kept\n');
     return 1;
   }
