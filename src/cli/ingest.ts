@@ -20,10 +20,10 @@ import {
 } from '../domain/ingest.ts';
 import { reportId } from '../domain/reports.ts';
 import { scoreText } from '../scoring/engine.ts';
-import { createStore } from '../store/index.ts';
+import { openStore } from './store.ts';
 import type { Store } from '../store/types.ts';
 
-const USAGE = `usage: svc ingest <file.jsonl> [options]
+export const USAGE = `usage: svc ingest <file.jsonl> [options]
 
 Each line: {"model": "<slug>", "name"?, "vendor"?, "prompt", "response",
             "judge_scores"?: {"<judge>": {${SYCO_DIMS.map((d) => `"${d}"`).join(', ')}}}}
@@ -136,7 +136,7 @@ export async function run(args: string[]): Promise<number> {
   }
 
   let store: Store | undefined;
-  if (!values['no-store'] && isStoreConfigured(config.store)) store = createStore(config.store);
+  if (!values['no-store'] && isStoreConfigured(config.store)) store = openStore(config.store, 'ingest');
   try {
     const { appended } = await publishPlan(plan, {
       datasetFile: config.datasetPath,

@@ -6,10 +6,10 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, isStoreConfigured } from '../config.ts';
-import { createStore } from '../store/index.ts';
+import { openStore } from './store.ts';
 import type { ApiKeyRecord, Store } from '../store/types.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   svc keys list [--json]
   svc keys revoke <id>
   svc keys set-allowance <id> <n>
@@ -49,7 +49,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write('svc keys: no store is configured (SVC_STORE_URL=memory); there are no keys to manage\n');
     return 1;
   }
-  const store = createStore(config.store);
+  const store = openStore(config.store, 'keys');
   try {
     if (sub === 'list') return await list(store, values.json === true);
     const ok =

@@ -4,9 +4,9 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, isStoreConfigured } from '../config.ts';
-import { createStore } from '../store/index.ts';
+import { openStore } from './store.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   svc submissions [list] [--status queued|evaluating|done|failed] [--json]
 Lists model submissions (oldest first) from the store named by SVC_STORE_URL (default sqlite:./data/svc.db).
 `;
@@ -42,7 +42,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write('svc submissions: no store is configured (SVC_STORE_URL=memory); submissions are not kept\n');
     return 1;
   }
-  const store = createStore(config.store);
+  const store = openStore(config.store, 'submissions');
   try {
     const subs = (await store.listSubmissions()).filter((s) => !values.status || s.status === values.status);
     if (values.json) {
