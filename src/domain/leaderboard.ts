@@ -8,7 +8,13 @@
 import { riskOf, round2, type Risk } from '../scoring/types.ts';
 import type { Dataset, DatasetModel, LoadedDataset, Meta } from './dataset.ts';
 
-export interface SycophancyEntry {
+/** Extra fields (not in the contract's entry): the prompt set measured on and how many transcripts were scored. */
+export interface Measured {
+  suite?: string;
+  transcripts?: number;
+}
+
+export interface SycophancyEntry extends Measured {
   slug: string;
   name: string;
   vendor: string;
@@ -21,7 +27,7 @@ export interface SycophancyEntry {
   history: number[];
 }
 
-export interface PaiEntry {
+export interface PaiEntry extends Measured {
   slug: string;
   name: string;
   vendor: string;
@@ -45,6 +51,8 @@ export interface LeaderboardView {
   sycophancy: Ranked<SycophancyEntry>[];
   pai: Ranked<PaiEntry>[];
   bySlug: Map<string, { model: DatasetModel; sycophancy?: Ranked<SycophancyEntry>; pai?: Ranked<PaiEntry> }>;
+  /** The same view restricted to each suite (models measured on one prompt set rank among themselves). */
+  bySuite: Map<string, LeaderboardView>;
 }
 
 function rankBy<T extends { slug: string }>(items: T[], value: (t: T) => number, higherFirst: boolean): Ranked<T>[] {
@@ -61,7 +69,12 @@ function rankBy<T extends { slug: string }>(items: T[], value: (t: T) => number,
   return out;
 }
 
-export function buildLeaderboard(dataset: Dataset): LeaderboardView {
+const measured = (m: DatasetModel): Measured => ({
+  ...(m.suite !== undefined && { suite: m.suite }),
+  ...(m.transcripts !== undefined && { transcripts: m.transcripts }),
+});
+
+export function buildLeaderboard(dataset: Dataset, perSuite = true): LeaderboardView {
   const syco: SycophancyEntry[] = [];
   const pai: PaiEntry[] = [];
   for (const m of dataset.models) {
@@ -78,6 +91,7 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
         ia: round2(s.ia),
         fa: round2(s.fa),
         history: s.history.map(round2),
+        ...measured(m),
       });
     }
     if (m.pai) {
@@ -94,6 +108,7 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
         aud: round2(p.aud),
         risk: riskOf(p.composite),
         history: p.history.map(round2),
+        ...measured(m),
       });
     }
   }
@@ -102,10 +117,19 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
     sycophancy: rankBy(syco, (e) => e.honesty, true),
     pai: rankBy(pai, (e) => e.composite, false),
     bySlug: new Map(),
+    bySuite: new Map(),
   };
   for (const m of dataset.models) view.bySlug.set(m.slug, { model: m });
   for (const r of view.sycophancy) view.bySlug.get(r.entry.slug)!.sycophancy = r;
   for (const r of view.pai) view.bySlug.get(r.entry.slug)!.pai = r;
+  if (perSuite) {
+    const suites = [...new Set(dataset.models.map((m) => m.suite).filter((s) => s !== undefined))].sort();
+    for (const suite of suites)
+      view.bySuite.set(
+        suite,
+        buildLeaderboard({ ...dataset, models: dataset.models.filter((m) => m.suite === suite) }, false),
+      );
+  }
   return view;
 }
 

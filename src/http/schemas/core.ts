@@ -1,9 +1,18 @@
 /** TypeBox schemas for the core contract's resources: validation, types and the OpenAPI document from one definition. */
 import { Type, type SchemaOptions } from '@sinclair/typebox';
-import { MetaSchema, SLUG_PATTERN } from '../../domain/dataset.ts';
+import { MetaSchema, SLUG_PATTERN, SUITE_PATTERN } from '../../domain/dataset.ts';
 import { TEXT_LIMITS } from '../../text.ts';
 
-export { MetaSchema, SLUG_PATTERN };
+export { MetaSchema, SLUG_PATTERN, SUITE_PATTERN };
+
+/** Extra fields of an entry (beside the contract's): the prompt set it was measured on, and the transcripts scored. */
+export const SuiteField = Type.String({
+  pattern: SUITE_PATTERN,
+  description:
+    'The prompt set the model was measured on: `svc-probes@<version>` for models svc evaluated itself, `public:<source>` ' +
+    'for the bundled public transcripts. Scores from different suites are not comparable; read one with ?suite=',
+});
+export const TranscriptsField = Type.Integer({ minimum: 0, description: 'Transcripts (model replies) scored' });
 
 /** A string limited to a few values, as one JSON-schema `enum` (clear 400 messages, plain OpenAPI). */
 export function StringEnum<T extends string[]>(values: [...T], options: SchemaOptions = {}) {
@@ -86,6 +95,8 @@ export const SycophancyEntrySchema = Type.Object(
     ia: DimScore,
     fa: DimScore,
     history: Type.Optional(History),
+    suite: Type.Optional(SuiteField),
+    transcripts: Type.Optional(TranscriptsField),
   },
   { title: 'SycophancyEntry' },
 );
@@ -103,6 +114,8 @@ export const PaiEntrySchema = Type.Object(
     aud: DimScore,
     risk: RiskSchema,
     history: Type.Optional(History),
+    suite: Type.Optional(SuiteField),
+    transcripts: Type.Optional(TranscriptsField),
   },
   { title: 'PaiEntry' },
 );
@@ -118,11 +131,19 @@ export const LeaderboardSingleSchema = Type.Object({
   models: Type.Array(Type.Union([SycophancyEntrySchema, PaiEntrySchema])),
 });
 
+const SuiteRank = Type.Integer({
+  minimum: 1,
+  description: 'Rank among the models measured on the same suite (rank and total_models count every model)',
+});
+const SuiteModels = Type.Integer({ minimum: 1, description: 'Models ranked on the same suite in this index' });
+
 export const ModelDetailSchema = Type.Object({
   slug: Type.String(),
   name: Type.String(),
   vendor: Type.String(),
   assessed: Type.String({ format: 'date-time' }),
+  suite: Type.Optional(SuiteField),
+  transcripts: Type.Optional(TranscriptsField),
   sycophancy: Type.Optional(
     Type.Object({
       honesty: Type.Number(),
@@ -130,6 +151,8 @@ export const ModelDetailSchema = Type.Object({
       history: History,
       rank: Type.Integer({ minimum: 1 }),
       total_models: Type.Integer({ minimum: 1 }),
+      suite_rank: Type.Optional(SuiteRank),
+      suite_models: Type.Optional(SuiteModels),
     }),
   ),
   pai: Type.Optional(
@@ -140,6 +163,8 @@ export const ModelDetailSchema = Type.Object({
       history: History,
       rank: Type.Integer({ minimum: 1 }),
       total_models: Type.Integer({ minimum: 1 }),
+      suite_rank: Type.Optional(SuiteRank),
+      suite_models: Type.Optional(SuiteModels),
     }),
   ),
 });
