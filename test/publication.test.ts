@@ -133,7 +133,7 @@ describe('leaderboard per suite', () => {
     const { makeApp } = await import('./helpers.ts');
     const ds = sampleDataset();
     const suites = ['svc-probes@1', 'svc-probes@1', 'public:syco-bench', 'public:syco-bench'];
-    ds.models.forEach((m, i) => Object.assign(m, { suite: suites[i], transcripts: 10 + i }));
+    for (const [i, m] of ds.models.entries()) Object.assign(m, { suite: suites[i], transcripts: 10 + i });
     const t = await makeApp({ dataset: ds });
     try {
       const all = (await t.app.inject('/api/leaderboard')).json();

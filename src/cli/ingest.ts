@@ -7,6 +7,7 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { auditLogFor } from '../audit/log.ts';
 import { loadConfig } from '../config.ts';
+import { SYCO_DIMS } from '../dimensions.ts';
 import { readDatasetFile, type Dataset } from '../domain/dataset.ts';
 import {
   IngestError,
@@ -28,7 +29,7 @@ import type { Store } from '../store/types.ts';
 const USAGE = `usage: svc ingest <file.jsonl> [options]
 
 Each line: {"model": "<slug>", "name"?, "vendor"?, "prompt", "response",
-            "judge_scores"?: {"<judge>": {"ev", "me", "il", "ia", "fa"}}}
+            "judge_scores"?: {"<judge>": {${SYCO_DIMS.map((d) => `"${d}"`).join(', ')}}}}
 Scores every transcript and publishes a new dataset version with one certified report per model in it: the
 reports are stored and appended to the audit log, and the version is published through the store
 (SVC_STORE_URL), where every running instance picks it up within seconds. An empty store is first seeded
