@@ -1,5 +1,5 @@
 /**
- * The honest rewrite (scoring-method.md §7): ordered, rule-based edits keyed to the engine's lexicon hits
+ * The honest rewrite (src/scoring/README.md, Method): ordered, rule-based edits keyed to the engine's lexicon hits
  * (features.ts `analyze`: every raising pattern match, masked for quotes, negation and reported speech, whether
  * or not the calibrated model currently weighs it) and to the structural evidence of its result. Pure and deterministic: the same prompt, response and engine result always give the
  * same text. It never invents facts: every added sentence is a fixed template, filled only with words
