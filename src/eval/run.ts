@@ -25,6 +25,7 @@
  * (default 2 hours). A conversation that cannot start or finish within the call budget or the time limit is
  * recorded as failed with that reason. The client bounds each call (timeout, retries, response size).
  */
+import { setMaxListeners } from 'node:events';
 import { crossJudgeKappa, KAPPA_GATE, type JudgeScores } from '../domain/ingest.ts';
 import { aggregateScores, type TranscriptScores } from '../domain/reports.ts';
 import { type ChatClient, type ChatMessage, LlmError } from '../llm/client.ts';
@@ -175,6 +176,8 @@ export async function runEvaluation(o: RunEvaluationOptions): Promise<Conversati
     maxRunMs,
   );
   const callSignal = AbortSignal.any([stop.signal, deadline.signal]);
+  // Every call of the run waits on this one signal (queued calls hold a listener each): no listener cap.
+  setMaxListeners(0, callSignal);
   let calls = 0;
   const budget = { take: () => (calls < maxCalls ? (calls++, true) : false) };
 
