@@ -9,8 +9,8 @@
  * | HOST | 0.0.0.0 | listen address |
  * | LOG_LEVEL | info | pino level: fatal, error, warn, info, debug, trace, silent |
  * | SVC_PUBLIC_URL | http://localhost:$PORT | base URL used in links (report_url, verification links, docs) |
- * | SVC_DATASET | dataset/leaderboard.json | the published dataset file; reloaded when it changes |
- * | SVC_STORE_URL | sqlite:./data/svc.db | `sqlite:<path>`, `redis://…` / `rediss://…`, or `memory` (= not configured) |
+ * | SVC_DATASET | dataset/leaderboard.json | the published dataset file; reloaded when it changes; a relative path is relative to the package folder |
+ * | SVC_STORE_URL | sqlite:./data/svc.db | `sqlite:<path>`, `redis://…` / `rediss://…`, or `memory` (= not configured); a relative sqlite path is relative to the package folder, so `svc serve` and every `svc` command share one store wherever they run |
  * | SVC_TRUST_PROXY | (none) | `<header>:<hops>`, e.g. `x-forwarded-for:1`: the client IP is taken that many hops from the right of that header; otherwise the socket address |
  * | SVC_BODY_LIMIT | 1048576 | largest request body in bytes (413 above it) |
  * | SVC_EMAIL_PROVIDER | inferred | `resend`, `smtp` or `none`; inferred from which of the next settings is present |
@@ -19,15 +19,37 @@
  * | SVC_SMTP_URL | (none) | `smtp://user:pass@host:port` or `smtps://…` (secret) |
  * | SVC_EMAIL_FROM | svc <noreply@localhost> | sender address |
  * | SVC_ADMIN_EMAIL | (none) | where admin notifications go |
+ * | SVC_DATASET_POLL_MS | 1000 | how often each instance checks the store for a newly published dataset version |
+ * | SVC_EVAL_WORKER | true | run the evaluation worker inside `svc serve` (`false`: only `svc worker` processes run jobs) |
+ * | SVC_EVAL_AUTO_APPROVE | false | `true`: a submission is approved on arrival (no credential; the endpoint must be open) |
+ * | SVC_EVAL_ALLOW_PRIVATE | false | `true`: submitted endpoints may resolve to loopback/private addresses |
+ * | SVC_EVAL_CONCURRENCY | 4 | conversations of one run played at once |
+ * | SVC_EVAL_LEASE_MS | 30000 | a job's lease; renewed every third of it while the run goes on |
+ * | SVC_EVAL_REQUEST_TIMEOUT_MS | 60000 | one model call |
+ * | SVC_EVAL_MAX_RUN_MS | 7200000 | one run, all attempts of a job together are bounded by this per attempt |
+ * | SVC_EVAL_MAX_CALLS | 3000 | model calls per run (retries included) |
+ * | SVC_EVAL_MAX_RESPONSE_BYTES | 1048576 | one model answer |
  * | SVC_EVAL_JUDGES | (none) | LLM judges for evaluations: JSON `[{"name", "baseUrl", "model", "apiKeyEnv"?}]`, at most 5; `apiKeyEnv` names the variable holding that judge's key (secret; never printed) |
- * | SVC_EVAL_ALLOW_PRIVATE | false | `true` lets evaluations call submitted endpoints on loopback/private/link-local addresses |
- * | SVC_EVAL_CONCURRENCY | 4 | conversations played at once per evaluation (1-32) |
- * | SVC_EVAL_TIMEOUT_MS | 60000 | timeout of one model call during an evaluation (1000-600000) |
  * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store |
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The package folder (where package.json is). Relative paths in settings, and the defaults data/svc.db and
+ * dataset/leaderboard.json, resolve against it, so the service and every CLI command use the same store and
+ * dataset wherever they are run from (docs/decisions.md, "Store").
+ */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export type StoreConfig = { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'redis'; url: string };
+
+/**
+ * "The store is configured" (docs/decisions.md, "Store"): anything but `memory`, which means "not configured"
+ * in the contract's sense (rate limits in memory, keys and waitlist answer store_not_configured, /healthz kv
+ * false). Takes a StoreConfig or a Store: the one place this rule is written.
+ */
+export const isStoreConfigured = (store: { readonly kind: StoreConfig['kind'] }): boolean => store.kind !== 'memory';
 
 export interface TrustProxy {
   header: string;
@@ -52,7 +74,21 @@ export interface Config {
     admin?: string;
   };
   signingKey?: string;
-  evaluation: { judges: EvalJudgeSetting[]; allowPrivate: boolean; concurrency: number; timeoutMs: number };
+  datasetPollMs: number;
+  /** The evaluation worker and its bounds (src/jobs). */
+  evalJobs: {
+    worker: boolean;
+    autoApprove: boolean;
+    allowPrivate: boolean;
+    concurrency: number;
+    leaseMs: number;
+    requestTimeoutMs: number;
+    maxRunMs: number;
+    maxCalls: number;
+    maxResponseBytes: number;
+  };
+  /** LLM judges of evaluations (SVC_EVAL_JUDGES); the engine is always a judge too. */
+  evalJudges: EvalJudgeSetting[];
 }
 
 /** An LLM judge from SVC_EVAL_JUDGES; `apiKey` is non-enumerable, so printing the config never shows it. */
@@ -74,6 +110,14 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max
   if (!Number.isInteger(n) || n < min || n > max)
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
   return n;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false`);
 }
 
 function url(name: string, raw: string): string {
@@ -103,13 +147,6 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy | null {
   const m = /^([a-z0-9-]+):([1-9][0-9]?)$/i.exec(raw);
   if (!m) throw new ConfigError('SVC_TRUST_PROXY must be <header>:<hops>, e.g. x-forwarded-for:1');
   return { header: m[1]!.toLowerCase(), hops: Number(m[2]) };
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new ConfigError(`${name} must be true or false`);
 }
 
 export function parseEvalJudges(raw: string | undefined, env: NodeJS.ProcessEnv): EvalJudgeSetting[] {
@@ -149,7 +186,7 @@ export function parseEvalJudges(raw: string | undefined, env: NodeJS.ProcessEnv)
 }
 
 /** Build the frozen config from an environment (process.env in main; a plain object in tests). */
-export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LEVELS.join(', ')}`);
@@ -182,12 +219,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Co
       admin: env.SVC_ADMIN_EMAIL || undefined,
     },
     signingKey: env.SVC_SIGNING_KEY || undefined,
-    evaluation: {
-      judges: parseEvalJudges(env.SVC_EVAL_JUDGES, env),
-      allowPrivate: bool(env, 'SVC_EVAL_ALLOW_PRIVATE'),
-      concurrency: int(env, 'SVC_EVAL_CONCURRENCY', 4, 1, 32),
-      timeoutMs: int(env, 'SVC_EVAL_TIMEOUT_MS', 60_000, 1000, 600_000),
+    datasetPollMs: int(env, 'SVC_DATASET_POLL_MS', 1000, 50, 3_600_000),
+    evalJobs: {
+      worker: bool(env, 'SVC_EVAL_WORKER', true),
+      autoApprove: bool(env, 'SVC_EVAL_AUTO_APPROVE', false),
+      allowPrivate: bool(env, 'SVC_EVAL_ALLOW_PRIVATE', false),
+      concurrency: int(env, 'SVC_EVAL_CONCURRENCY', 4, 1, 64),
+      leaseMs: int(env, 'SVC_EVAL_LEASE_MS', 30_000, 300, 3_600_000),
+      requestTimeoutMs: int(env, 'SVC_EVAL_REQUEST_TIMEOUT_MS', 60_000, 100, 600_000),
+      maxRunMs: int(env, 'SVC_EVAL_MAX_RUN_MS', 7_200_000, 1000, 86_400_000),
+      maxCalls: int(env, 'SVC_EVAL_MAX_CALLS', 3000, 1, 1_000_000),
+      maxResponseBytes: int(env, 'SVC_EVAL_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     },
+    evalJudges: parseEvalJudges(env.SVC_EVAL_JUDGES, env),
   };
   return Object.freeze(cfg);
 }

@@ -109,7 +109,7 @@ export interface Service {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Start `node bin/svc.js serve` on a fixed free port and wait until /healthz answers. */
+/** Start `node bin/svc.js serve` on a fixed free port and wait until /healthz answers (up to ~45 s: start-up takes 10 s and more on the loaded 2-core machine). */
 export async function startService(env: Record<string, string>): Promise<Service> {
   const { spawn } = await import('node:child_process');
   const port = await freePort();
@@ -130,13 +130,16 @@ export async function startService(env: Record<string, string>): Promise<Service
   proc.stderr!.on('data', (c) => (stderr += c));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
+  // Start-up takes a few seconds alone and much longer on a loaded 2-core machine: wait for the process to answer
+  // or exit, with a generous deadline rather than a count of polls.
+  const deadline = Date.now() + 120_000;
+  for (;;) {
     if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`svc exited during start-up: ${stderr}`);
     try {
       await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
       break;
     } catch {
-      if (i > 150) {
+      if (Date.now() > deadline) {
         proc.kill('SIGKILL');
         throw new Error(`svc did not answer on ${url}: ${stderr}`);
       }
