@@ -22,12 +22,9 @@
  * | SVC_DATASET_POLL_MS | 1000 | how often each instance checks the store for a newly published dataset version |
  * | SVC_EVAL_WORKER | true | run the evaluation worker inside `svc serve` (`false`: only `svc worker` processes run jobs) |
  * | SVC_EVAL_AUTO_APPROVE | false | `true`: a submission is approved on arrival (no credential; the endpoint must be open) |
- * | SVC_EVAL_ALLOW_PRIVATE | false | `true`: submitted endpoints may resolve to loopback/private addresses |
- * | SVC_EVAL_CONCURRENCY | 4 | conversations of one run played at once |
  * | SVC_EVAL_LEASE_MS | 30000 | a job's lease; renewed every third of it while the run goes on |
- * | SVC_EVAL_REQUEST_TIMEOUT_MS | 60000 | one model call |
- * | SVC_EVAL_MAX_RUN_MS | 7200000 | one run, all attempts of a job together are bounded by this per attempt |
- * | SVC_EVAL_MAX_CALLS | 3000 | model calls per run (retries included) |
+ * | SVC_EVAL_MAX_RUN_MS | 7200000 | wall time of one run (per attempt of a job) |
+ * | SVC_EVAL_MAX_CALLS | 10000 | chat calls per run (model and judges) |
  * | SVC_EVAL_MAX_RESPONSE_BYTES | 1048576 | one model answer |
  * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store |
  */
@@ -59,14 +56,11 @@ export interface Config {
   };
   signingKey?: string;
   datasetPollMs: number;
-  /** The evaluation worker and its bounds (src/jobs). */
+  /** The evaluation worker and its bounds per run (src/jobs); the client's settings are in `evaluation`. */
   evalJobs: {
     worker: boolean;
     autoApprove: boolean;
-    allowPrivate: boolean;
-    concurrency: number;
     leaseMs: number;
-    requestTimeoutMs: number;
     maxRunMs: number;
     maxCalls: number;
     maxResponseBytes: number;
@@ -86,7 +80,7 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max
   return n;
 }
 
-function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
+function flag(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
   if (raw === 'true' || raw === '1') return true;
@@ -159,14 +153,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Co
     signingKey: env.SVC_SIGNING_KEY || undefined,
     datasetPollMs: int(env, 'SVC_DATASET_POLL_MS', 1000, 50, 3_600_000),
     evalJobs: {
-      worker: bool(env, 'SVC_EVAL_WORKER', true),
-      autoApprove: bool(env, 'SVC_EVAL_AUTO_APPROVE', false),
-      allowPrivate: bool(env, 'SVC_EVAL_ALLOW_PRIVATE', false),
-      concurrency: int(env, 'SVC_EVAL_CONCURRENCY', 4, 1, 64),
+      worker: flag(env, 'SVC_EVAL_WORKER', true),
+      autoApprove: flag(env, 'SVC_EVAL_AUTO_APPROVE', false),
       leaseMs: int(env, 'SVC_EVAL_LEASE_MS', 30_000, 300, 3_600_000),
-      requestTimeoutMs: int(env, 'SVC_EVAL_REQUEST_TIMEOUT_MS', 60_000, 100, 600_000),
       maxRunMs: int(env, 'SVC_EVAL_MAX_RUN_MS', 7_200_000, 1000, 86_400_000),
-      maxCalls: int(env, 'SVC_EVAL_MAX_CALLS', 3000, 1, 1_000_000),
+      maxCalls: int(env, 'SVC_EVAL_MAX_CALLS', 10_000, 1, 1_000_000),
       maxResponseBytes: int(env, 'SVC_EVAL_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     },
   };
