@@ -26,6 +26,10 @@
  * | SVC_EVAL_MAX_RUN_MS | 7200000 | wall time of one run (per attempt of a job) |
  * | SVC_EVAL_MAX_CALLS | 10000 | chat calls per run (model and judges) |
  * | SVC_EVAL_MAX_RESPONSE_BYTES | 1048576 | one model answer |
+ * | SVC_EVAL_JUDGES | (none) | LLM judges for evaluations: JSON `[{"name", "baseUrl", "model", "apiKeyEnv"?}]`, at most 5; `apiKeyEnv` names the variable holding that judge's key (secret; never printed) |
+ * | SVC_EVAL_ALLOW_PRIVATE | false | `true` lets evaluations call submitted endpoints on loopback/private/link-local addresses |
+ * | SVC_EVAL_CONCURRENCY | 4 | conversations played at once per evaluation (1-32) |
+ * | SVC_EVAL_TIMEOUT_MS | 60000 | timeout of one model call during an evaluation (1000-600000) |
  * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store |
  */
 import path from 'node:path';
@@ -65,6 +69,15 @@ export interface Config {
     maxCalls: number;
     maxResponseBytes: number;
   };
+  evaluation: { judges: EvalJudgeSetting[]; allowPrivate: boolean; concurrency: number; timeoutMs: number };
+}
+
+/** An LLM judge from SVC_EVAL_JUDGES; `apiKey` is non-enumerable, so printing the config never shows it. */
+export interface EvalJudgeSetting {
+  name: string;
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
 }
 
 export class ConfigError extends Error {}
@@ -117,6 +130,49 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy | null {
   return { header: m[1]!.toLowerCase(), hops: Number(m[2]) };
 }
 
+function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false`);
+}
+
+export function parseEvalJudges(raw: string | undefined, env: NodeJS.ProcessEnv): EvalJudgeSetting[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const bad = (why: string) =>
+    new ConfigError(`SVC_EVAL_JUDGES must be a JSON list of {name, baseUrl, model, apiKeyEnv?}: ${why}`);
+  let list: unknown;
+  try {
+    list = JSON.parse(raw);
+  } catch {
+    throw bad('not valid JSON');
+  }
+  if (!Array.isArray(list) || list.length > 5) throw bad('at most 5 judges');
+  const names = new Set<string>();
+  return list.map((j: unknown, i) => {
+    const o = (typeof j === 'object' && j !== null ? j : {}) as Record<string, unknown>;
+    const str = (k: string, max: number) => {
+      if (typeof o[k] !== 'string' || o[k] === '' || (o[k] as string).length > max)
+        throw bad(`judge ${i + 1} needs ${k} (1-${max} characters)`);
+      return o[k] as string;
+    };
+    const name = str('name', 100);
+    if (names.has(name)) throw bad(`judge name ${name} is used twice`);
+    names.add(name);
+    const out: EvalJudgeSetting = {
+      name,
+      baseUrl: url('SVC_EVAL_JUDGES baseUrl', str('baseUrl', 2000)),
+      model: str('model', 200),
+    };
+    if (o.apiKeyEnv !== undefined) {
+      const v = str('apiKeyEnv', 200);
+      if (!env[v]) throw bad(`judge ${name}: the variable ${v} named by apiKeyEnv is not set`);
+      Object.defineProperty(out, 'apiKey', { value: env[v], enumerable: false });
+    }
+    return out;
+  });
+}
+
 /** Build the frozen config from an environment (process.env in main; a plain object in tests). */
 export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -159,6 +215,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Co
       maxRunMs: int(env, 'SVC_EVAL_MAX_RUN_MS', 7_200_000, 1000, 86_400_000),
       maxCalls: int(env, 'SVC_EVAL_MAX_CALLS', 10_000, 1, 1_000_000),
       maxResponseBytes: int(env, 'SVC_EVAL_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    },
+    evaluation: {
+      judges: parseEvalJudges(env.SVC_EVAL_JUDGES, env),
+      allowPrivate: bool(env, 'SVC_EVAL_ALLOW_PRIVATE'),
+      concurrency: int(env, 'SVC_EVAL_CONCURRENCY', 4, 1, 32),
+      timeoutMs: int(env, 'SVC_EVAL_TIMEOUT_MS', 60_000, 1000, 600_000),
     },
   };
   return Object.freeze(cfg);

@@ -13,13 +13,7 @@
  *   middle of publishing neither publishes twice nor makes a second report.
  */
 import type { AuditLog } from '../audit/log.ts';
-import {
-  nextDataset,
-  nextVersionLabel,
-  SLUG_PATTERN,
-  type Dataset,
-  type DatasetModel,
-} from '../domain/dataset.ts';
+import { nextDataset, nextVersionLabel, SLUG_PATTERN, type Dataset, type DatasetModel } from '../domain/dataset.ts';
 import { publishThroughStore, type IngestPlan } from '../domain/ingest.ts';
 import { readPublished } from '../domain/publication.ts';
 import { buildReport, reportId, sealReport } from '../domain/reports.ts';

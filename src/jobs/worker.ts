@@ -123,14 +123,17 @@ export async function runJob(deps: WorkerDeps, job: EvalJob, stop: AbortSignal):
   const ac = new AbortController();
   const onStop = () => ac.abort(stop.reason);
   stop.addEventListener('abort', onStop);
-  const renew = setInterval(() => {
-    store.renewLease(job.id, owner, now(), leaseMs).then(
-      (held) => {
-        if (!held) ac.abort(new Stopped('lease lost'));
-      },
-      (err: Error) => log.warn({ job: job.id, err: err.message }, 'eval worker: lease renewal failed; retrying'),
-    );
-  }, Math.max(100, Math.floor(leaseMs / 3)));
+  const renew = setInterval(
+    () => {
+      store.renewLease(job.id, owner, now(), leaseMs).then(
+        (held) => {
+          if (!held) ac.abort(new Stopped('lease lost'));
+        },
+        (err: Error) => log.warn({ job: job.id, err: err.message }, 'eval worker: lease renewal failed; retrying'),
+      );
+    },
+    Math.max(100, Math.floor(leaseMs / 3)),
+  );
   let sub: SubmissionRecord | null = null;
   try {
     sub = await store.getSubmission(job.id);
@@ -206,11 +209,15 @@ export async function runJob(deps: WorkerDeps, job: EvalJob, stop: AbortSignal):
     );
   } catch (err) {
     if (err instanceof Stopped || ac.signal.aborted) {
-      log.info({ job: job.id, why: (ac.signal.reason as Error)?.message }, 'eval worker: run stopped; it resumes later');
+      log.info(
+        { job: job.id, why: (ac.signal.reason as Error)?.message },
+        'eval worker: run stopped; it resumes later',
+      );
       return;
     }
     const reason = err instanceof RunFailure ? err.message : `internal error: ${(err as Error).message}`;
-    if (!(err instanceof RunFailure)) log.error({ job: job.id, err: (err as Error).message }, 'eval worker: run failed');
+    if (!(err instanceof RunFailure))
+      log.error({ job: job.id, err: (err as Error).message }, 'eval worker: run failed');
     const ended = await store.finishJob(job.id, owner, { state: 'failed', error: reason }, now()).catch(() => false);
     if (ended && sub) {
       log.info({ job: job.id, reason }, 'eval worker: run failed');
