@@ -6,11 +6,10 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { auditLogFor } from '../audit/log.ts';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, isStoreConfigured, loadConfig } from '../config.ts';
 import { readDatasetFile } from '../domain/dataset.ts';
 import { takeBundle } from '../domain/publication.ts';
 import { publishEvaluation, slugify } from '../jobs/publish.ts';
-import { createStore } from '../store/index.ts';
 import { loadProbeSuite, type ProbeSuite, ProbeSuiteError } from '../eval/probes.ts';
 import {
   type ConversationResult,
@@ -21,6 +20,7 @@ import {
 } from '../eval/run.ts';
 import { createChatClient, LlmError } from '../llm/client.ts';
 import { PAI_DIMS, SYCO_DIMS } from '../scoring/types.ts';
+import { openStore } from './store.ts';
 
 const USAGE = `usage: svc eval --base-url URL --model NAME [options]
 
@@ -234,7 +234,7 @@ async function publish(
   summary: EvalSummary,
   results: ConversationResult[],
 ): Promise<number> {
-  if (config.store.kind === 'memory') {
+  if (!isStoreConfigured(config.store)) {
     process.stderr.write('svc eval: --publish needs a store (SVC_STORE_URL=sqlite:… or redis://…)\n');
     return 1;
   }
@@ -242,7 +242,7 @@ async function publish(
     process.stderr.write(`svc eval: not published: cross-judge kappa ${summary.kappa} is under the publication gate\n`);
     return 1;
   }
-  const store = createStore(config.store);
+  const store = openStore(config.store, 'eval');
   try {
     if (fs.existsSync(config.datasetPath)) await takeBundle(store, readDatasetFile(config.datasetPath));
     const pub = await publishEvaluation(store, auditLogFor(store, config.signingKey), {

@@ -9,11 +9,11 @@
  * the run starts. Only the name is stored.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { createStore } from '../store/index.ts';
+import { isStoreConfigured, loadConfig } from '../config.ts';
 import type { EvalJob, Store, SubmissionRecord } from '../store/types.ts';
+import { openStore } from './store.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   svc submissions [list] [--status pending|queued|evaluating|done|failed|rejected] [--json]
   svc submissions approve <id> [--api-key-env VAR] [--model NAME]
   svc submissions reject <id>
@@ -71,11 +71,11 @@ export async function run(args: string[]): Promise<number> {
     return usage(`unknown command ${verb}`);
   }
   const config = loadConfig(process.env);
-  if (config.store.kind === 'memory') {
+  if (!isStoreConfigured(config.store)) {
     process.stderr.write('svc submissions: no store is configured (SVC_STORE_URL=memory); submissions are not kept\n');
     return 1;
   }
-  const store = createStore(config.store);
+  const store = openStore(config.store, 'submissions');
   try {
     if (verb === 'list') return await list(store, values.status, values.json === true);
     const id = Number(idArg);

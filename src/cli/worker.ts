@@ -4,10 +4,10 @@
  * make each job run in one worker at a time (src/jobs/worker.ts).
  */
 import pino from 'pino';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, isStoreConfigured, loadConfig } from '../config.ts';
 import { createMailer } from '../domain/email.ts';
 import { startWorker } from '../jobs/worker.ts';
-import { createStore } from '../store/index.ts';
+import { openStore } from './store.ts';
 
 export async function run(args: string[]): Promise<number | undefined> {
   if (args.length > 0) {
@@ -26,12 +26,12 @@ export async function run(args: string[]): Promise<number | undefined> {
     }
     throw err;
   }
-  if (config.store.kind === 'memory') {
+  if (!isStoreConfigured(config.store)) {
     process.stderr.write('svc worker: needs a store shared with the service (SVC_STORE_URL=sqlite:… or redis://…)\n');
     return 2;
   }
   const log = pino({ level: config.logLevel });
-  const store = createStore(config.store);
+  const store = openStore(config.store, 'worker');
   const worker = startWorker({ store, config, mailer: createMailer(config.email, log), log });
   log.info({ store: config.store.kind }, 'svc worker ready');
   await new Promise<void>((resolve) => {
