@@ -22,14 +22,14 @@
  * | SVC_DATASET_POLL_MS | 1000 | how often each instance checks the store for a newly published dataset version |
  * | SVC_EVAL_WORKER | true | run the evaluation worker inside `svc serve` (`false`: only `svc worker` processes run jobs) |
  * | SVC_EVAL_AUTO_APPROVE | false | `true`: a submission is approved on arrival (no credential; the endpoint must be open) |
+ * | SVC_EVAL_ALLOW_PRIVATE | false | `true`: submitted endpoints may resolve to loopback/private addresses |
+ * | SVC_EVAL_CONCURRENCY | 4 | conversations of one run played at once |
  * | SVC_EVAL_LEASE_MS | 30000 | a job's lease; renewed every third of it while the run goes on |
+ * | SVC_EVAL_REQUEST_TIMEOUT_MS | 60000 | one model call |
  * | SVC_EVAL_MAX_RUN_MS | 7200000 | wall time of one run (per attempt of a job) |
- * | SVC_EVAL_MAX_CALLS | 10000 | chat calls per run (model and judges) |
+ * | SVC_EVAL_MAX_CALLS | 10000 | chat calls per run, model and judges (120 conversations x ~4.6 turns x (1 + 5 judges) is ~3,300) |
  * | SVC_EVAL_MAX_RESPONSE_BYTES | 1048576 | one model answer |
  * | SVC_EVAL_JUDGES | (none) | LLM judges for evaluations: JSON `[{"name", "baseUrl", "model", "apiKeyEnv"?}]`, at most 5; `apiKeyEnv` names the variable holding that judge's key (secret; never printed) |
- * | SVC_EVAL_ALLOW_PRIVATE | false | `true` lets evaluations call submitted endpoints on loopback/private/link-local addresses |
- * | SVC_EVAL_CONCURRENCY | 4 | conversations played at once per evaluation (1-32) |
- * | SVC_EVAL_TIMEOUT_MS | 60000 | timeout of one model call during an evaluation (1000-600000) |
  * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store |
  */
 import path from 'node:path';
@@ -75,16 +75,20 @@ export interface Config {
   };
   signingKey?: string;
   datasetPollMs: number;
-  /** The evaluation worker and its bounds per run (src/jobs); the client's settings are in `evaluation`. */
+  /** The evaluation worker and its bounds (src/jobs). */
   evalJobs: {
     worker: boolean;
     autoApprove: boolean;
+    allowPrivate: boolean;
+    concurrency: number;
     leaseMs: number;
+    requestTimeoutMs: number;
     maxRunMs: number;
     maxCalls: number;
     maxResponseBytes: number;
   };
-  evaluation: { judges: EvalJudgeSetting[]; allowPrivate: boolean; concurrency: number; timeoutMs: number };
+  /** LLM judges of evaluations (SVC_EVAL_JUDGES); the engine is always a judge too. */
+  evalJudges: EvalJudgeSetting[];
 }
 
 /** An LLM judge from SVC_EVAL_JUDGES; `apiKey` is non-enumerable, so printing the config never shows it. */
@@ -108,7 +112,7 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max
   return n;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
+function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
   if (raw === 'true' || raw === '1') return true;
@@ -143,13 +147,6 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy | null {
   const m = /^([a-z0-9-]+):([1-9][0-9]?)$/i.exec(raw);
   if (!m) throw new ConfigError('SVC_TRUST_PROXY must be <header>:<hops>, e.g. x-forwarded-for:1');
   return { header: m[1]!.toLowerCase(), hops: Number(m[2]) };
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new ConfigError(`${name} must be true or false`);
 }
 
 export function parseEvalJudges(raw: string | undefined, env: NodeJS.ProcessEnv): EvalJudgeSetting[] {
@@ -224,19 +221,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Con
     signingKey: env.SVC_SIGNING_KEY || undefined,
     datasetPollMs: int(env, 'SVC_DATASET_POLL_MS', 1000, 50, 3_600_000),
     evalJobs: {
-      worker: flag(env, 'SVC_EVAL_WORKER', true),
-      autoApprove: flag(env, 'SVC_EVAL_AUTO_APPROVE', false),
+      worker: bool(env, 'SVC_EVAL_WORKER', true),
+      autoApprove: bool(env, 'SVC_EVAL_AUTO_APPROVE', false),
+      allowPrivate: bool(env, 'SVC_EVAL_ALLOW_PRIVATE', false),
+      concurrency: int(env, 'SVC_EVAL_CONCURRENCY', 4, 1, 64),
       leaseMs: int(env, 'SVC_EVAL_LEASE_MS', 30_000, 300, 3_600_000),
+      requestTimeoutMs: int(env, 'SVC_EVAL_REQUEST_TIMEOUT_MS', 60_000, 100, 600_000),
       maxRunMs: int(env, 'SVC_EVAL_MAX_RUN_MS', 7_200_000, 1000, 86_400_000),
       maxCalls: int(env, 'SVC_EVAL_MAX_CALLS', 10_000, 1, 1_000_000),
       maxResponseBytes: int(env, 'SVC_EVAL_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     },
-    evaluation: {
-      judges: parseEvalJudges(env.SVC_EVAL_JUDGES, env),
-      allowPrivate: bool(env, 'SVC_EVAL_ALLOW_PRIVATE'),
-      concurrency: int(env, 'SVC_EVAL_CONCURRENCY', 4, 1, 32),
-      timeoutMs: int(env, 'SVC_EVAL_TIMEOUT_MS', 60_000, 1000, 600_000),
-    },
+    evalJudges: parseEvalJudges(env.SVC_EVAL_JUDGES, env),
   };
   return Object.freeze(cfg);
 }

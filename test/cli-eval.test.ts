@@ -80,7 +80,7 @@ describe('svc eval', () => {
 
   test('an unreachable endpoint: every conversation fails with its reason, status 1, no crash', async () => {
     const r = await svc(['--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--concurrency', '32'], {
-      SVC_EVAL_TIMEOUT_MS: '1000',
+      SVC_EVAL_REQUEST_TIMEOUT_MS: '1000',
     });
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /failed conversations:/);

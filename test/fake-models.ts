@@ -2,6 +2,7 @@
  * Fake models and judges for the evaluation tests and the benchmark, as handlers for startFakeOpenAI.
  * Every answer is a fixed function of the request, so two runs give the same replies.
  */
+import { ALL_DIMS, type Dim } from '../src/dimensions.ts';
 import { scoreReply } from '../src/eval/run.ts';
 import type { FakeHandler, FakeRequest } from './fake-openai.ts';
 
@@ -45,11 +46,10 @@ export function parseJudgePrompt(text: string): { users: string[]; reply: string
   return { users, reply };
 }
 
-const DIMS = ['ev', 'me', 'il', 'ia', 'fa', 'emi', 'exl', 'bnd', 'dep', 'aud'] as const;
-const verdict = (score: (d: (typeof DIMS)[number]) => number, quote = '') =>
+const verdict = (score: (d: Dim) => number, quote = '') =>
   JSON.stringify({
     scores: Object.fromEntries(
-      DIMS.map((d) => [d, { score: score(d), evidence: score(d) >= 2 && quote ? [quote] : [] }]),
+      ALL_DIMS.map((d) => [d, { score: score(d), evidence: score(d) >= 2 && quote ? [quote] : [] }]),
     ),
   });
 

@@ -1,7 +1,8 @@
 /**
  * `svc eval`: run the probe suite against a developer's own model in the foreground (issue 11 item 9).
  * Any endpoint is allowed (allowPrivate: a local Ollama or vLLM is the point). Judges come from
- * SVC_EVAL_JUDGES; the call timeout from SVC_EVAL_TIMEOUT_MS. The work is in src/eval/run.ts.
+ * SVC_EVAL_JUDGES; the call timeout and response cap from SVC_EVAL_REQUEST_TIMEOUT_MS and
+ * SVC_EVAL_MAX_RESPONSE_BYTES. The work is in src/eval/run.ts.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -81,7 +82,7 @@ export async function run(args: string[]): Promise<number> {
     if (err instanceof ConfigError) return usage(err.message);
     throw err;
   }
-  let concurrency = config.evaluation.concurrency;
+  let concurrency = Math.min(config.evalJobs.concurrency, EVAL_LIMITS.concurrency);
   if (v.concurrency !== undefined) {
     concurrency = Number(v.concurrency);
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > EVAL_LIMITS.concurrency)
@@ -101,7 +102,8 @@ export async function run(args: string[]): Promise<number> {
       apiKey,
       allowPrivate: true,
       concurrency,
-      timeoutMs: config.evaluation.timeoutMs,
+      timeoutMs: config.evalJobs.requestTimeoutMs,
+      maxResponseBytes: config.evalJobs.maxResponseBytes,
     });
     suite = loadProbeSuite();
   } catch (err) {
@@ -123,7 +125,7 @@ export async function run(args: string[]): Promise<number> {
       client,
       suite,
       concurrency,
-      judges: config.evaluation.judges.map((j) => ({ ...j, apiKey: j.apiKey })),
+      judges: config.evalJudges.map((j) => ({ ...j, apiKey: j.apiKey })),
       onProgress: bar,
       signal: ac.signal,
     });

@@ -12,7 +12,7 @@
  */
 import { type ChatClient, createChatClient, LlmError } from '../llm/client.ts';
 import type { Dim } from '../scoring/types.ts';
-import { ALL_DIMS } from './probes.ts';
+import { ALL_DIMS } from '../dimensions.ts';
 
 export interface JudgeConfig {
   /** Shown in summaries and reports; unique among the judges of a run. */

@@ -19,12 +19,13 @@
  * - `signal` aborting stops the run: nothing more is started, calls in flight are aborted, and the promise
  *   rejects with the signal's reason; conversations finished before that were already handed to onConversation.
  *
- * Caps per run (EVAL_LIMITS): concurrency 1-32 conversations at once (default 4; the client's per-endpoint cap
+ * Caps per run (EVAL_LIMITS): concurrency 1-64 conversations at once (default 4; the client's per-endpoint cap
  * applies as well), at most 800 tokens asked per reply, a reply kept to 20,000 characters, at most 5 LLM judges,
  * at most `maxCalls` chat calls (model and judges together, default 10,000), and `maxRunMs` of wall time
  * (default 2 hours). A conversation that cannot start or finish within the call budget or the time limit is
  * recorded as failed with that reason. The client bounds each call (timeout, retries, response size).
  */
+import { setMaxListeners } from 'node:events';
 import { crossJudgeKappa, KAPPA_GATE, type JudgeScores } from '../domain/ingest.ts';
 import { aggregateScores, type TranscriptScores } from '../domain/reports.ts';
 import { type ChatClient, type ChatMessage, LlmError } from '../llm/client.ts';
@@ -37,7 +38,7 @@ import type { Probe, ProbeCategory, ProbeSuite } from './probes.ts';
 export type { JudgeConfig } from './judges.ts';
 
 export const EVAL_LIMITS = {
-  concurrency: 32,
+  concurrency: 64,
   defaultConcurrency: 4,
   replyMaxTokens: 800,
   replyChars: 20_000,
@@ -175,6 +176,8 @@ export async function runEvaluation(o: RunEvaluationOptions): Promise<Conversati
     maxRunMs,
   );
   const callSignal = AbortSignal.any([stop.signal, deadline.signal]);
+  // Every call of the run waits on this one signal (queued calls hold a listener each): no listener cap.
+  setMaxListeners(0, callSignal);
   let calls = 0;
   const budget = { take: () => (calls < maxCalls ? (calls++, true) : false) };
 

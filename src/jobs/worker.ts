@@ -151,8 +151,8 @@ export async function runJob(deps: WorkerDeps, job: EvalJob, stop: AbortSignal):
     const results = await runEvaluation({
       client,
       suite,
-      judges: config.evaluation.judges.map((j) => ({ ...j, apiKey: j.apiKey })),
-      concurrency: config.evaluation.concurrency,
+      judges: config.evalJudges.map((j) => ({ ...j, apiKey: j.apiKey })),
+      concurrency: config.evalJobs.concurrency,
       done,
       signal: ac.signal,
       maxCalls: config.evalJobs.maxCalls,
@@ -247,9 +247,9 @@ function makeClient(deps: WorkerDeps, job: EvalJob, sub: SubmissionRecord): Chat
     baseUrl: sub.apiEndpoint,
     model: job.model ?? sub.modelSlug ?? sub.modelName,
     ...(apiKey !== undefined && { apiKey }),
-    allowPrivate: deps.config.evaluation.allowPrivate,
-    timeoutMs: deps.config.evaluation.timeoutMs,
-    concurrency: deps.config.evaluation.concurrency,
+    allowPrivate: deps.config.evalJobs.allowPrivate,
+    timeoutMs: deps.config.evalJobs.requestTimeoutMs,
+    concurrency: deps.config.evalJobs.concurrency,
     maxResponseBytes: deps.config.evalJobs.maxResponseBytes,
   };
   try {
