@@ -469,8 +469,8 @@ describe('svc eval --publish', () => {
         assert.equal(entry.suite, loadProbeSuite().version);
         assert.equal(entry.transcripts, JSON.parse(r.stdout).probes.replies);
         assert.equal(published.models.length, sampleDataset().models.length + 1, 'the bundle models kept');
-        const { auditLogFor } = await import('../src/audit/log.ts');
-        assert.equal((await auditLogFor(store).check(entry.report_hash!)).ok, true, 'the report is in the audit log');
+        const { AuditLog } = await import('../src/audit/log.ts');
+        assert.equal((await new AuditLog(store).check(entry.report_hash!)).ok, true, 'the report is in the audit log');
       } finally {
         await store.close();
       }

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { auditLogFor } from '../audit/log.ts';
+import { AuditLog } from '../audit/log.ts';
 import { type Config, ConfigError, isStoreConfigured, loadConfig } from '../config.ts';
 import { readDatasetFile } from '../domain/dataset.ts';
 import { takeBundle } from '../domain/publication.ts';
@@ -247,7 +247,7 @@ async function publish(
   const store = openStore(config.store, 'eval');
   try {
     if (fs.existsSync(config.datasetPath)) await takeBundle(store, readDatasetFile(config.datasetPath));
-    const pub = await publishEvaluation(store, auditLogFor(store, config.signingKey), {
+    const pub = await publishEvaluation(store, new AuditLog(store, { signingKey: config.signingKey }), {
       model: { slug: slugify(model, 'model'), name: model, vendor: 'Unknown' },
       suiteVersion: suite.version,
       summary,

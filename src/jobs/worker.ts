@@ -23,7 +23,7 @@
  * timeout and response size cap, and private addresses refused unless SVC_EVAL_ALLOW_PRIVATE=true.
  */
 import { randomBytes } from 'node:crypto';
-import { auditLogFor } from '../audit/log.ts';
+import { AuditLog } from '../audit/log.ts';
 import type { Config } from '../config.ts';
 import type { Mailer } from '../domain/email.ts';
 import { reportId } from '../domain/reports.ts';
@@ -177,7 +177,7 @@ export async function runJob(deps: WorkerDeps, job: EvalJob, stop: AbortSignal):
       );
     const generatedAt = job.finishedAt ?? new Date(now()).toISOString();
     if (!job.finishedAt) await fenced(store.updateJob(job.id, owner, { finishedAt: generatedAt }));
-    const pub = await publishEvaluation(store, auditLogFor(store, config.signingKey), {
+    const pub = await publishEvaluation(store, new AuditLog(store, { signingKey: config.signingKey }), {
       model: {
         slug: sub.modelSlug ?? slugify(sub.modelName, `model-${sub.id}`),
         name: sub.modelName,
