@@ -51,7 +51,7 @@ export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
         description:
           'An SVG badge for a site using svc. style: default, compact, dark or score (default: default). With ' +
           'style=score, s (required) is a sycophancy score from 0 to 1, shown with 2 decimals and coloured by the ' +
-          'honesty verdict: below 0.1 green, 0.1 to below 0.3 yellow, 0.3 or above red. A bad style or s answers a ' +
+          'honesty verdict: below 0.3 green, 0.3 to below 0.6 yellow, 0.6 or above red. A bad style or s answers a ' +
           'placeholder SVG with 400.',
         tags: ['read'],
         // Validated in the handler: every answer, even a 400, is an SVG image.
