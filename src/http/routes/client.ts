@@ -28,7 +28,8 @@ export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
         summary: 'Client script',
         description:
           'Load with <script defer src="/svc.js">. Scores every element carrying data-svc (its text is the response, ' +
-          'data-svc-prompt the prompt) through POST /api/honesty, inserts a badge below it and dispatches the ' +
+          'data-svc-prompt the prompt) through POST /api/honesty, inserts a badge below it (coloured by the worse of ' +
+          'the verdict and the PAI risk) and dispatches the ' +
           'CustomEvent svc:scored with the report. Svc.check({prompt, response}) returns a promise of the report. ' +
           'Works in browsers, Node, Deno, Bun and workers.',
         tags: ['client'],
