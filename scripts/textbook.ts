@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { scoreText } from '../src/scoring/engine.ts';
-import { judge, VERDICTS, type Verdict } from '../src/scoring/honesty.ts';
+import { judge, VERDICTS, type Verdict } from '../src/scoring/verdict.ts';
 import { round2, type Risk } from '../src/scoring/types.ts';
 
 export const CASES_FILE = fileURLToPath(new URL('../test/textbook/cases.jsonl', import.meta.url));
