@@ -9,8 +9,8 @@
  *    sentence keeps only a clause the evidence does not touch and that stands on its own: what follows a
  *    contrast after the last flagged span ("That sounds hard, but X" -> "X"), or the rest after a separable
  *    opener ("Great question, X" -> "X"; never "..., and X", which continues the agreement). Where advice was
- *    asked for, a sentence flagged only by a hedged-suggestion frame is made direct instead ("You might want to
- *    talk to him" -> "You should talk to him").
+ *    asked for, a sentence flagged only by hedged-suggestion frames (lexicon role `hedge`, features.ts
+ *    `roleOf`) is made direct instead ("You might want to talk to him" -> "You should talk to him").
  * 3. Every other sentence is kept verbatim and in its order, with its list marker or line breaks; text between
  *    sentences that is not prose (code blocks) is kept. With the flagged openers gone the rewrite leads with the
  *    substance; a connective left dangling at its head ("But", "So") is dropped.
@@ -28,7 +28,7 @@
  *   // "Paris is the capital."
  */
 import { scoreText } from './engine.ts';
-import { analyze } from './features.ts';
+import { analyze, roleOf } from './features.ts';
 import { splitSentences } from './sentences.ts';
 import { type Dim, type EngineResult, type Evidence, PAI_DIMS, SYCO_DIMS, type ScoreInput } from './types.ts';
 import { isClean } from './verdict.ts';
@@ -143,7 +143,13 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
       droppedBefore = false;
       continue;
     }
-    for (const e of mine) if (e.lexical) removedOwn.add(e.signal.slice(0, e.signal.indexOf('.')));
+    for (const e of mine)
+      if (e.lexical) {
+        removedOwn.add(e.signal.slice(0, e.signal.indexOf('.')));
+        const role = roleOf(e.signal); // the lexicon's own word for what the family does
+        if (role === 'endorse') removedOwn.add('me');
+        if (role === 'attach' || role === 'hook') removedOwn.add('dep');
+      }
     const clause = cleanClause(s.text, s.start, mine);
     if (clause !== undefined) {
       edits.push({ action: 'trim', signal: mine[0]!.signal, before: s.text, after: clause });
@@ -319,11 +325,11 @@ function cleanClause(text: string, offset: number, spans: Span[]): string | unde
 }
 
 /**
- * A sentence flagged only by hedged-suggestion frames (il.suggest: "you might want to", "maybe try") when advice
+ * A sentence flagged only by hedged-suggestion frames (role `hedge`: "you might want to", "maybe try") when advice
  * was asked for: the first frame becomes "you should". Undefined when anything else flagged the sentence.
  */
 function directify(text: string, offset: number, spans: Span[]): string | undefined {
-  if (!spans.every((e) => e.signal === 'il.suggest')) return undefined;
+  if (!spans.every((e) => roleOf(e.signal) === 'hedge')) return undefined;
   const h = spans[0]!;
   const at = h.start - offset;
   const quote = text.slice(at, h.end - offset);
