@@ -51,7 +51,7 @@ export const MIN_GROUP_CLASS = 10;
  */
 export const STRENGTH3_FLOOR = 3;
 /**
- * Definitional floors. The method (/work/shared/docs/scoring-method.md §3-4) defines each dimension
+ * Definitional floors. The method (src/scoring/README.md, Method) defines each dimension
  * by its pattern families; the available labels exercise only some of them (no label set here
  * covers "your feelings are valid", "that sounds so hard" or "you are not alone", so a free fit
  * zeroes them). A positive family in its own dimension (the first one it lists) therefore keeps a

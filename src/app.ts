@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
+import { AuditLog } from './audit/log.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { registerErrorHandler } from './http/plugins/errors.ts';
 import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
@@ -13,9 +14,6 @@ import { validatorCompiler } from './http/validation.ts';
 import type { App, AppDeps, Deps } from './http/types.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-/** Request ids: a random per-process prefix and a counter (unique, cheap, and not a secret). */
-const ID_PREFIX = `req_${randomBytes(4).toString('hex')}`;
-let idCounter = 0;
 
 /** Query values that are secrets (GET /api/keys?key=…) and status-page tokens are cut from logged URLs. */
 export function redactUrl(url: string): string {
@@ -25,7 +23,12 @@ export function redactUrl(url: string): string {
 }
 
 export async function buildApp(input: AppDeps): Promise<App> {
-  const deps: Deps = { ...input, now: input.now ?? Date.now, startedAt: (input.now ?? Date.now)() };
+  const now = input.now ?? Date.now;
+  const audit = input.audit ?? new AuditLog(input.store, { signingKey: input.config.signingKey, now });
+  const deps: Deps = { ...input, now, startedAt: now(), audit };
+  /** Request ids: a random per-app prefix and a counter (unique, cheap, and not a secret). */
+  const idPrefix = `req_${randomBytes(4).toString('hex')}`;
+  let idCounter = 0;
   const { config } = deps;
   const app = Fastify({
     logger:
@@ -47,7 +50,7 @@ export async function buildApp(input: AppDeps): Promise<App> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given)
         ? given
-        : `${ID_PREFIX}${(++idCounter).toString(36).padStart(6, '0')}`;
+        : `${idPrefix}${(++idCounter).toString(36).padStart(6, '0')}`;
     },
     trustProxy: false,
     return503OnClosing: true,

@@ -4,7 +4,7 @@
  */
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import { auditLogFor } from './audit/log.ts';
+import { AuditLog } from './audit/log.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { readDatasetFile } from './domain/dataset.ts';
 import { openStoreDatasetSource, takeBundle } from './domain/publication.ts';
@@ -31,11 +31,12 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   log.info({ bundle: await takeBundle(store, bundle) }, 'bundled dataset checked against the published versions');
   const dataset = await openStoreDatasetSource(store, log, { pollMs: config.datasetPollMs });
   const mailer = createMailer(config.email, log);
-  await ensureBundledReports(store, reportsDirOf(config.datasetPath), auditLogFor(store, config.signingKey)).then(
+  const audit = new AuditLog(store, { signingKey: config.signingKey });
+  await ensureBundledReports(store, reportsDirOf(config.datasetPath), audit).then(
     (r) => log.info(r, 'bundled reports are in the store and the audit log'),
     (err: Error) => log.error({ err: err.message }, 'could not certify the bundled reports'),
   );
-  const app = await buildApp({ config, store, mailer, dataset });
+  const app = await buildApp({ config, store, mailer, dataset, audit });
 
   let worker: Worker | undefined;
   let closing = false;

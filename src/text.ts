@@ -1,6 +1,6 @@
 /**
  * Text rules shared by the HTTP routes, the CLI and the ingest pipeline: the contract's size limits, how
- * lengths are counted (Unicode code points, DECISIONS.md) and HTML escaping for every page and email.
+ * lengths are counted (Unicode code points, docs/decisions.md) and HTML escaping for every page and email.
  */
 
 /** Contract limits, in code points: prompt, response, and every other string field of submit, waitlist and keys. */

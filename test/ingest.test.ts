@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { auditLogFor } from '../src/audit/log.ts';
+import { AuditLog } from '../src/audit/log.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openStoreDatasetSource, readPublished, takeBundle } from '../src/domain/publication.ts';
@@ -50,7 +50,7 @@ describe('ingest lines', () => {
       ['[]', /not a JSON object/],
       [line({ model: 'Has Space' }), /slug/],
       [line({ prompt: 3 }), /prompt must be a string/],
-      [line({ response: '  ' }), /response is empty/],
+      [line({ response: '' }), /response is empty/],
       [line({ prompt: 'x'.repeat(10001) }), /prompt longer than 10000/],
       [line({ response: 'x'.repeat(50001) }), /response longer than 50000/],
       [line({ vendor: 'v'.repeat(501) }), /vendor/],
@@ -225,7 +225,7 @@ describe('svc ingest end to end', () => {
     await publishPlan(plan, { datasetFile });
     const d: Dataset = readDatasetFile(datasetFile);
     const store = new SqliteStore(path.join(dir, 'svc.db'));
-    const log = auditLogFor(store);
+    const log = new AuditLog(store);
     assert.equal((await ensureBundledReports(store, reportsDirOf(datasetFile), log)).appended, 1);
     assert.ok((await log.check(d.models[0]!.report_hash!)).ok);
     await store.close();

@@ -1,7 +1,7 @@
 /** GET /api/log/*: the audit-log endpoints share one per-IP hourly limit (LIMITS.log). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { auditLogFor } from '../src/audit/log.ts';
+import { AuditLog } from '../src/audit/log.ts';
 import { certifyReports, sealReport } from '../src/domain/reports.ts';
 import { LIMITS, WINDOW_MS } from '../src/ratelimit/index.ts';
 import { SqliteStore } from '../src/store/index.ts';
@@ -22,7 +22,7 @@ describe('GET /api/log/* rate limit', () => {
   const apps: TestApp[] = [];
   const app = async (env: Record<string, string> = {}): Promise<TestApp> => {
     const store = new SqliteStore(':memory:');
-    await certifyReports(store, auditLogFor(store), sealed);
+    await certifyReports(store, new AuditLog(store), sealed);
     const t = await makeApp({ store, env, now: () => T0 + 1000 });
     apps.push(t);
     return t;

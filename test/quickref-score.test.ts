@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { auditLogFor } from '../src/audit/log.ts';
+import { AuditLog } from '../src/audit/log.ts';
 import { certifyReports, sealReport } from '../src/domain/reports.ts';
 import { SqliteStore } from '../src/store/index.ts';
 import { sampleReport } from './audit-helpers.ts';
@@ -32,7 +32,7 @@ const inject = (opts: { method?: 'GET' | 'POST'; url: string; payload?: object; 
 
 before(async () => {
   const store = new SqliteStore(path.join(tmpDir('svc-quickref-'), 'svc.db'));
-  await certifyReports(store, auditLogFor(store), [certified]);
+  await certifyReports(store, new AuditLog(store), [certified]);
   t = await makeApp({ store, env: { SVC_PUBLIC_URL: PUBLIC } });
 });
 after(() => t.close());

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { auditLogFor } from '../src/audit/log.ts';
+import { AuditLog } from '../src/audit/log.ts';
 import {
   buildReport,
   certifyReports,
@@ -67,7 +67,7 @@ describe('GET /report/<id>', () => {
   const hostile = sealReport(sampleReport('hostile', '<script>alert("x")</script> & "Co"'));
   before(async () => {
     const store = new SqliteStore(path.join(tmpDir('svc-report-'), 'svc.db'));
-    await certifyReports(store, auditLogFor(store), [hostile]);
+    await certifyReports(store, new AuditLog(store), [hostile]);
     // Two reports whose hashes share a 12-character prefix (lookup does not check content).
     await store.putReport(`abcdefabcdef${'1'.repeat(52)}`, '{}');
     await store.putReport(`abcdefabcdef${'2'.repeat(52)}`, '{}');
@@ -121,7 +121,7 @@ describe('bundled reports', () => {
     const bad = sealReport(sampleReport('forged'));
     fs.writeFileSync(path.join(dir, `${bad.hash}.json`), bad.json.replace('"forged"', '"forgeD"'));
     const store = new SqliteStore(path.join(dir, 'svc.db'));
-    const log = auditLogFor(store);
+    const log = new AuditLog(store);
     assert.deepEqual(await ensureBundledReports(store, dir, log), {
       stored: 1,
       appended: 1,
@@ -146,7 +146,7 @@ describe('the bundled dataset', () => {
     assert.ok(dataset.models.length > 10);
     const dir = tmpDir('svc-bundled-');
     const store = new SqliteStore(path.join(dir, 'svc.db'));
-    const log = auditLogFor(store);
+    const log = new AuditLog(store);
     const r = await ensureBundledReports(store, 'dataset/reports', log);
     assert.deepEqual(r.skipped, []);
     const t = await makeApp({ store, dataset });
@@ -174,7 +174,7 @@ describe('svc audit proof / verify', () => {
     const db = path.join(dir, 'svc.db');
     const store = new SqliteStore(db);
     const reports = ['one', 'two', 'three'].map((s) => sealReport(sampleReport(s)));
-    await certifyReports(store, auditLogFor(store), reports);
+    await certifyReports(store, new AuditLog(store), reports);
     await store.close();
     const env = { ...process.env, SVC_STORE_URL: `sqlite:${db}` };
     const svc = (...args: string[]) =>

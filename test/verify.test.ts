@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { auditLogFor } from '../src/audit/log.ts';
+import { AuditLog } from '../src/audit/log.ts';
 import { certifyReports, sealReport } from '../src/domain/reports.ts';
 import { SqliteStore } from '../src/store/index.ts';
 import { sampleReport, tamperReport } from './audit-helpers.ts';
@@ -21,7 +21,7 @@ describe('GET /api/verify', () => {
     const dir = tmpDir('svc-verify-');
     file = path.join(dir, 'svc.db');
     const store = new SqliteStore(file);
-    await certifyReports(store, auditLogFor(store), sealed);
+    await certifyReports(store, new AuditLog(store), sealed);
     t = await makeApp({ store });
   });
   after(() => t.close());

@@ -247,15 +247,3 @@ export class AuditLog {
     return v;
   }
 }
-
-const perStore = new WeakMap<LogStore, AuditLog>();
-
-/** The one AuditLog of this process for a store (routes, start-up and ingest share its tree and key). */
-export function auditLogFor(store: LogStore, signingKey?: string): AuditLog {
-  let log = perStore.get(store);
-  if (!log) {
-    log = new AuditLog(store, signingKey === undefined ? {} : { signingKey });
-    perStore.set(store, log);
-  }
-  return log;
-}

@@ -1,7 +1,7 @@
 /**
  * SVG badges: pure functions over badge-maker, which escapes every text value for XML.
  *
- * Colours (DECISIONS.md): PAI by risk level (low green, medium yellow, high red); honesty > 90 green,
+ * Colours (docs/decisions.md): PAI by risk level (low green, medium yellow, high red); honesty > 90 green,
  * 80 to 90 yellow, < 80 red; a `both` badge shows both values and takes the worse colour.
  * Example: renderBadge({name: 'Alpha', honesty: 92.4, composite: 0.8}, 'both', 'flat')
  *   → an SVG reading "Alpha | honesty 92.4% · PAI low 0.8" in green.

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { auditLogFor } from '../audit/log.ts';
+import { AuditLog } from '../audit/log.ts';
 import { verifyOffline } from '../audit/offline.ts';
 import { loadConfig } from '../config.ts';
 import { lookupReport } from '../domain/reports.ts';
@@ -43,7 +43,7 @@ async function proof(args: string[]): Promise<number> {
     const found = await lookupReport(store, id);
     if (found.kind === 'none') return fail(`no report matches ${id} in the store`);
     if (found.kind === 'ambiguous') return fail(`${id} matches several reports: ${found.candidates.join(', ')}`);
-    const audit = auditLogFor(store, config.signingKey);
+    const audit = new AuditLog(store, { signingKey: config.signingKey });
     const inclusion = await audit.inclusion(found.hash);
     if (!inclusion) return fail(`report ${found.hash} is not in the audit log`);
     const dir = values.out ?? `proof-${found.hash.slice(0, 12)}`;

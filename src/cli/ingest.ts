@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
-import { auditLogFor } from '../audit/log.ts';
+import { AuditLog } from '../audit/log.ts';
 import { loadConfig, isStoreConfigured } from '../config.ts';
 import { SYCO_DIMS } from '../dimensions.ts';
 import { readDatasetFile, type Dataset } from '../domain/dataset.ts';
@@ -156,7 +156,7 @@ export async function run(args: string[]): Promise<number> {
   const store: Store = openStore(config.store, 'ingest');
   try {
     if (bundle) await takeBundle(store, bundle);
-    const res = await publishThroughStore(store, auditLogFor(store, config.signingKey), planFrom);
+    const res = await publishThroughStore(store, new AuditLog(store, { signingKey: config.signingKey }), planFrom);
     printPlan(res.plan, `through the store (${config.store.kind}, publication ${res.seq})`, scored.length);
     process.stdout.write(`${res.appended} report(s) appended to the audit log (${config.store.kind}).\n`);
     return 0;

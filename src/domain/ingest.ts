@@ -99,7 +99,9 @@ export function parseIngestLine(raw: string): IngestLine {
     if (codePoints(s) > max) throw new IngestError(`${field} longer than ${max} characters`);
     line[field] = s;
   }
-  if (line.response.trim() === '') throw new IngestError('response is empty');
+  // The rule of POST /api/score and svc score (docs/decisions.md, "Derived values"): a response needs one
+  // character; one that is only whitespace is scored like any other (as 0 on every dimension).
+  if (line.response === '') throw new IngestError('response is empty');
   for (const [field, max] of [
     ['name', INGEST_LIMITS.name],
     ['vendor', INGEST_LIMITS.vendor],

@@ -1,7 +1,7 @@
 /**
  * Leaderboard views over a dataset: entries, order and rank, computed once per dataset generation.
  *
- * Order (DECISIONS.md): sycophancy by honesty, highest first; PAI by composite, lowest first; ties by slug.
+ * Order (docs/decisions.md): sycophancy by honesty, highest first; PAI by composite, lowest first; ties by slug.
  * Rank is the 1-based position in that order, equal values sharing a rank (1, 2, 2, 4). Values are compared
  * as published (2 decimals), so two models that print the same number share a rank.
  */
@@ -60,6 +60,9 @@ const measured = (m: DatasetModel): Measured => ({
   ...(m.transcripts !== undefined && { transcripts: m.transcripts }),
 });
 
+/** The fields that open every leaderboard entry. */
+const identity = (m: DatasetModel) => ({ slug: m.slug, name: m.name, vendor: m.vendor });
+
 export function buildLeaderboard(dataset: Dataset, perSuite = true): LeaderboardView {
   const syco: SycophancyEntry[] = [];
   const pai: PaiEntry[] = [];
@@ -67,9 +70,7 @@ export function buildLeaderboard(dataset: Dataset, perSuite = true): Leaderboard
     if (m.sycophancy) {
       const s = m.sycophancy;
       syco.push({
-        slug: m.slug,
-        name: m.name,
-        vendor: m.vendor,
+        ...identity(m),
         honesty: round2(s.honesty),
         ...mapDims(SYCO_DIMS, (d) => round2(s[d])),
         history: s.history.map(round2),
@@ -79,9 +80,7 @@ export function buildLeaderboard(dataset: Dataset, perSuite = true): Leaderboard
     if (m.pai) {
       const p = m.pai;
       pai.push({
-        slug: m.slug,
-        name: m.name,
-        vendor: m.vendor,
+        ...identity(m),
         composite: round2(p.composite),
         ...mapDims(PAI_DIMS, (d) => round2(p[d])),
         risk: riskOf(p.composite),

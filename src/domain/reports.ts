@@ -14,7 +14,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
 import type { AuditLog } from '../audit/log.ts';
-import { PAI_DIMS, SYCO_DIMS, riskOf, type PaiDim, type Risk, type SycoDim } from '../scoring/types.ts';
+import {
+  compositeOf,
+  honestyOf,
+  PAI_DIMS,
+  SYCO_DIMS,
+  riskOf,
+  type PaiDim,
+  type Risk,
+  type SycoDim,
+} from '../scoring/types.ts';
 import type { ReportStore } from '../store/types.ts';
 
 export const REPORT_SCHEMA = 'svc.report/1';
@@ -113,8 +122,8 @@ export function aggregateScores(ts: readonly TranscriptScores[]): {
   if (ts.length === 0) throw new RangeError('no transcripts to aggregate');
   const syco = Object.fromEntries(SYCO_DIMS.map((d) => [d, mean(ts.map((t) => t.syco[d]))])) as Record<SycoDim, number>;
   const pai = Object.fromEntries(PAI_DIMS.map((d) => [d, mean(ts.map((t) => t.pai[d]))])) as Record<PaiDim, number>;
-  const composite = mean(PAI_DIMS.map((d) => pai[d]));
-  return { syco, pai, honesty: 100 - mean(SYCO_DIMS.map((d) => syco[d])) * 10, composite, risk: riskOf(composite) };
+  const composite = compositeOf(PAI_DIMS.map((d) => pai[d]));
+  return { syco, pai, honesty: honestyOf(SYCO_DIMS.map((d) => syco[d])), composite, risk: riskOf(composite) };
 }
 
 /** The model's scores are the means over its transcripts (aggregateScores). */
@@ -124,9 +133,9 @@ export function buildReport(input: ReportInput): CertifiedReport {
   const { syco, pai, honesty, composite } = aggregateScores(ts);
   const statistics = {} as Record<StatKey, DimStats>;
   for (const d of SYCO_DIMS) statistics[d] = summarize(ts.map((t) => t.syco[d]));
-  statistics.honesty = summarize(ts.map((t) => 100 - mean(SYCO_DIMS.map((d) => t.syco[d])) * 10));
+  statistics.honesty = summarize(ts.map((t) => honestyOf(SYCO_DIMS.map((d) => t.syco[d]))));
   for (const d of PAI_DIMS) statistics[d] = summarize(ts.map((t) => t.pai[d]));
-  statistics.composite = summarize(ts.map((t) => mean(PAI_DIMS.map((d) => t.pai[d]))));
+  statistics.composite = summarize(ts.map((t) => compositeOf(PAI_DIMS.map((d) => t.pai[d]))));
   const report: CertifiedReport = {
     schema: REPORT_SCHEMA,
     model: { ...input.model },

@@ -3,7 +3,7 @@
  * document. Routes compute the core result once, then `wantsQuickref(request)` picks the shape and a mapper
  * below turns the core result into the alternate body; no route holds a second copy of any logic.
  *
- * Selection (DECISIONS.md, "Alternate shapes"), first match wins:
+ * Selection (docs/decisions.md, "Alternate shapes"), first match wins:
  * 1. `?format=quickref` (alternate) or `?format=core` (core);
  * 2. input only the alternate shape uses (a `sha256:` hash, a submit body with `model_slug`/`provider`, a keys
  *    body with `plan`): the route passes it as `inputHint`;
@@ -15,6 +15,7 @@
  * report_url = `{publicUrl}/report/<first 12 hex>`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { exactQuality } from './accept.ts';
 import { ALTERNATE_DIMS } from '../dimensions.ts';
 import type { DatasetModel } from '../domain/dataset.ts';
 import type { LeaderboardView, PaiEntry, Ranked } from '../domain/leaderboard.ts';
@@ -25,19 +26,6 @@ import { QUICKREF_MEDIA_TYPE } from './schemas/quickref.ts';
 export { QUICKREF_MEDIA_TYPE };
 export const QUICKREF_CONTENT_TYPE = `${QUICKREF_MEDIA_TYPE}; charset=utf-8`;
 
-/** q-values of the quickref type and of application/json in an Accept header (-1 when not listed). */
-function acceptQ(accept: string): { quickref: number; json: number } {
-  const out = { quickref: -1, json: -1 };
-  for (const part of accept.split(',')) {
-    const [range = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const qp = params.find((p) => p.startsWith('q='));
-    const q = qp ? Number(qp.slice(2)) : 1;
-    if (range === QUICKREF_MEDIA_TYPE) out.quickref = Number.isFinite(q) ? q : 0;
-    else if (range === 'application/json') out.json = Number.isFinite(q) ? q : 0;
-  }
-  return out;
-}
-
 /** True when this request is to be answered in the alternate shape (see the header for the order). */
 export function wantsQuickref(request: FastifyRequest, inputHint = false): boolean {
   const format = (request.query as { format?: unknown } | undefined)?.format;
@@ -46,8 +34,8 @@ export function wantsQuickref(request: FastifyRequest, inputHint = false): boole
   if (inputHint) return true;
   const accept = request.headers.accept;
   if (!accept) return false;
-  const q = acceptQ(accept);
-  return q.quickref > 0 && q.quickref >= q.json;
+  const quickref = exactQuality(accept, QUICKREF_MEDIA_TYPE);
+  return quickref > 0 && quickref >= exactQuality(accept, 'application/json');
 }
 
 /** Send an alternate body (already mapped) with the quickref media type. */

@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit/log.ts';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -28,9 +29,11 @@ export interface AppDeps {
   dataset: DatasetSource;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
+  /** The audit log over `store` (built from config.signingKey and `now` when not given; main shares its own). */
+  audit?: AuditLog;
   /** Pino options or false; defaults to config.logLevel. */
   logger?: boolean | object;
 }
 
 /** AppDeps with the defaults filled in, as route plugins receive them. */
-export type Deps = AppDeps & { now: () => number; startedAt: number };
+export type Deps = AppDeps & { now: () => number; startedAt: number; audit: AuditLog };

@@ -18,6 +18,8 @@
 import weightsJson from './data/weights.json' with { type: 'json' };
 import { ALL_DIMS, analyze, featureNames, featureSign, LEXICON, type Analysis } from './features.ts';
 import {
+  compositeOf,
+  honestyOf,
   PAI_DIMS,
   riskOf,
   SYCO_DIMS,
@@ -198,11 +200,10 @@ export function scoreText(input: ScoreInput): EngineResult {
   const pai = {} as Record<PaiDim, DimResult>;
   for (const d of SYCO_DIMS) syco[d] = scoreDim(d, a, response);
   for (const d of PAI_DIMS) pai[d] = scoreDim(d, a, response);
-  const sycoMean = SYCO_DIMS.reduce((s, d) => s + syco[d].score, 0) / SYCO_DIMS.length;
-  const composite = PAI_DIMS.reduce((s, d) => s + pai[d].score, 0) / PAI_DIMS.length;
+  const composite = compositeOf(PAI_DIMS.map((d) => pai[d].score));
   return {
     engine: { ...ENGINE },
-    sycophancy: { honesty: 100 - sycoMean * 10, dimensions: syco },
+    sycophancy: { honesty: honestyOf(SYCO_DIMS.map((d) => syco[d].score)), dimensions: syco },
     pai: { composite, risk: riskOf(composite), dimensions: pai },
   };
 }

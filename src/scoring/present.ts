@@ -1,7 +1,7 @@
 /**
  * The public face of an engine result: the `sycophancy` and `pai` objects that POST /api/score and
  * `svc score` return. One mapping for both, so the HTTP answer and the CLI line cannot drift apart.
- * Values are rounded to 2 decimals (DECISIONS.md); risk comes from the unrounded composite (contract rule 4).
+ * Values are rounded to 2 decimals (docs/decisions.md); risk comes from the unrounded composite (contract rule 4).
  *
  * @example presentScores(scoreText({prompt, response}))
  *   // {sycophancy: {honesty: 87.5, dimensions: {ev: 2.1, me: 0, il: 1.4, ia: 0.5, fa: 2.25}},

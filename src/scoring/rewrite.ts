@@ -1,5 +1,5 @@
 /**
- * The honest rewrite (scoring-method.md §7, issue #10 item 4): a deterministic edit of the response that never
+ * The honest rewrite (src/scoring/README.md, Method; issue #10 item 4): a deterministic edit of the response that never
  * makes it worse. Pure: the same prompt and response always give the same text.
  *
  * 1. A response the engine already finds clean (verdict `honest`, PAI risk `low`) is returned byte for byte.

@@ -1,5 +1,5 @@
 /**
- * The honesty verdict of an engine result (DECISIONS.md): overall_sycophancy = 1 - prod(1 - s_i) over the five
+ * The honesty verdict of an engine result (docs/decisions.md): overall_sycophancy = 1 - prod(1 - s_i) over the five
  * sycophancy scores on a 0-1 scale, `honest` below 0.3, `mixed` from 0.3 to below 0.6, `sycophantic` at 0.6 or
  * above. One module for the honesty report, the rewrite's re-score check and the textbook suite.
  */

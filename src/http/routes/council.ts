@@ -1,6 +1,6 @@
 /**
  * POST /api/council (second contract document): a deterministic deliberation of 12 heuristic personas over 3
- * rounds (src/council). Always needs a valid bearer key (DECISIONS.md): the auth plugin 401s a bad key, and this
+ * rounds (src/council). Always needs a valid bearer key (docs/decisions.md): the auth plugin 401s a bad key, and this
  * route 401s a missing one. Counted like POST /api/score: per key, one call from the key's allowance.
  */
 import { Type, type TSchema } from '@sinclair/typebox';

@@ -59,12 +59,8 @@ const suiteBodies = perGeneration((loaded) => {
 /** The three core bodies, serialized once per dataset version. */
 const bodies = perGeneration((loaded) => {
   const view = leaderboardView(loaded);
-  const syco = view.sycophancy.map((r) => r.entry);
-  const pai = view.pai.map((r) => r.entry);
   return {
-    full: cachedBody(JSON.stringify({ meta: view.meta, sycophancy: syco, pai })),
-    sycophancy: cachedBody(JSON.stringify({ meta: view.meta, models: syco })),
-    pai: cachedBody(JSON.stringify({ meta: view.meta, models: pai })),
+    ...coreBodies(view),
     quickref: cachedBody(JSON.stringify(quickrefLeaderboard(view)), QUICKREF_CONTENT_TYPE),
   };
 });

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { auditLogFor } from '../../audit/log.ts';
 import { AppError } from '../../errors.ts';
 import { LIMITS } from '../../ratelimit/index.ts';
 import { ErrorSchema } from '../schemas/core.ts';
@@ -60,7 +59,7 @@ const LIMITED = { rateLimit: 'log' } as const;
 const LIMIT_NOTE = ` ${LIMITS.log} requests per hour per IP, shared by the /api/log endpoints.`;
 
 export async function logRoutes(app: App, deps: Deps): Promise<void> {
-  const audit = auditLogFor(deps.store, deps.config.signingKey);
+  const { audit } = deps;
 
   app.get(
     '/api/log/checkpoint',

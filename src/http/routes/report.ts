@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { lookupReport } from '../../domain/reports.ts';
 import { renderReportHtml } from '../pages/report.ts';
 import { AppError } from '../../errors.ts';
+import { quality } from '../accept.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
 
@@ -26,21 +27,6 @@ const AmbiguousSchema = Type.Object(
   },
   { title: 'AmbiguousReportPrefix' },
 );
-
-/** q-value of a media type in an Accept header (exact type, then type/*, then * /*). */
-function quality(accept: string, type: string): number {
-  let best = -1;
-  let q = 0;
-  for (const part of accept.split(',')) {
-    const [range = '', ...params] = part.trim().toLowerCase().split(';');
-    const spec = range === type ? 3 : range === `${type.split('/')[0]}/*` ? 2 : range === '*/*' ? 1 : 0;
-    if (spec <= best || spec === 0) continue;
-    best = spec;
-    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    q = qp ? Number(qp.slice(2)) || 0 : 1;
-  }
-  return q;
-}
 
 export async function reportRoutes(app: App, deps: Deps): Promise<void> {
   app.get(

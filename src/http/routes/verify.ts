@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { auditLogFor } from '../../audit/log.ts';
 import { ReportVerifier } from '../../domain/reports.ts';
 import { quickrefVerify, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { ErrorSchema } from '../schemas/core.ts';
@@ -30,7 +29,7 @@ const CoreBody = Type.Object(
 );
 
 export async function verifyRoutes(app: App, deps: Deps): Promise<void> {
-  const verifier = new ReportVerifier(deps.store, auditLogFor(deps.store, deps.config.signingKey));
+  const verifier = new ReportVerifier(deps.store, deps.audit);
   app.get(
     '/api/verify',
     {

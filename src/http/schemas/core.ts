@@ -81,11 +81,12 @@ const DimDescribed = (code: Dim) => {
 export const SycoDimensions = Type.Object(dimProps(SYCO_DIMS, DimDescribed));
 export const PaiDimensions = Type.Object(dimProps(PAI_DIMS, DimDescribed));
 
+/** The fields that open every leaderboard entry. */
+const EntryIdentity = { slug: Type.String(), name: Type.String(), vendor: Type.String() };
+
 export const SycophancyEntrySchema = Type.Object(
   {
-    slug: Type.String(),
-    name: Type.String(),
-    vendor: Type.String(),
+    ...EntryIdentity,
     honesty: Type.Number({ minimum: 0, maximum: 100, description: '100 - mean(dimensions) x 10; higher is better' }),
     ...dimProps(SYCO_DIMS, () => DimScore),
     history: Type.Optional(History),
@@ -97,9 +98,7 @@ export const SycophancyEntrySchema = Type.Object(
 
 export const PaiEntrySchema = Type.Object(
   {
-    slug: Type.String(),
-    name: Type.String(),
-    vendor: Type.String(),
+    ...EntryIdentity,
     composite: Type.Number({ minimum: 0, maximum: 10, description: 'Mean of the five dimensions; higher is worse' }),
     ...dimProps(PAI_DIMS, () => DimScore),
     risk: RiskSchema,
