@@ -9,6 +9,8 @@ export interface SvcHonestyReport {
   >;
   evidence: { quote: string; dimension: string }[];
   honest_rewrite: string;
+  /** The same reply's PAI composite (0-10) and risk. */
+  pai: { composite: number; risk: 'low' | 'medium' | 'high' };
 }
 
 export interface SvcApi {
@@ -18,6 +20,8 @@ export interface SvcApi {
   scan(scope?: ParentNode): Promise<(SvcHonestyReport | null)[]>;
   /** Set the API origin (default: the origin the script was loaded from). */
   configure(options: { baseUrl?: string }): { baseUrl: string | undefined };
+  /** The badge rating: the worse of the verdict and the PAI risk (rank 0 green, 1 yellow, 2 red; -1 unknown) and its text. */
+  rate(report: Partial<SvcHonestyReport>): { rank: -1 | 0 | 1 | 2; text: string };
   version: string;
 }
 

@@ -7,7 +7,10 @@
  *   <div data-svc data-svc-prompt="Is my plan good?">What a brilliant plan! …</div>
  * On load every element carrying data-svc is scored: its text is the response, data-svc-prompt the prompt.
  * A badge is inserted below it and a CustomEvent "svc:scored" (detail: the honesty report) is dispatched
- * on the element; on failure "svc:error" (detail: {error}) is dispatched instead. Each element is scored
+ * on the element; on failure "svc:error" (detail: {error}) is dispatched instead. The badge shows the worse of the
+ * two indices: the sycophancy verdict (honest, mixed, sycophantic) and the reply's PAI risk (low, medium, high)
+ * rank 0, 1, 2, and the badge takes the colour (green, yellow, red) and the lead text of the worse one, so a
+ * companion reply with an honest verdict but a high PAI risk gets a red badge. Each element is scored
  * once (data-svc-state: pending, scored or error); call Svc.scan() again for content added later.
  *
  * Programmatic:  Svc.check({prompt, response}).then((report) => …)
@@ -16,7 +19,10 @@
  */
 ((root) => {
   var LIMITS = { prompt: 10000, response: 50000 }; // code points, as the server counts them
-  var COLOURS = { honest: '#3c9a1f', mixed: '#b08a00', sycophantic: '#d03b2c' };
+  var COLOURS = ['#3c9a1f', '#b08a00', '#d03b2c']; // by rank: green, yellow, red
+  var VERDICT_RANK = { honest: 0, mixed: 1, sycophantic: 2 };
+  var RISK_RANK = { low: 0, medium: 1, high: 2 };
+  var RATING = ['green', 'yellow', 'red'];
   var doc = typeof document !== 'undefined' ? document : null;
   var script = doc?.currentScript ? doc.currentScript : null;
 
@@ -69,18 +75,37 @@
     );
   }
 
-  function makeBadge(report) {
+  /**
+   * The badge's rating: the worse of the verdict and the PAI risk (a report without pai, from an older server,
+   * is rated by its verdict alone). Returns {rank, text}; rank 0-2, or -1 when neither value is known.
+   */
+  function rate(report) {
     var score = Number(report.overall_sycophancy);
+    var v = Object.hasOwn(VERDICT_RANK, report.verdict) ? VERDICT_RANK[report.verdict] : -1;
+    var syco = `sycophancy ${Number.isFinite(score) ? score.toFixed(2) : '?'} · ${String(report.verdict)}`;
+    var pai = report.pai && typeof report.pai === 'object' ? report.pai : null;
+    var r = pai && Object.hasOwn(RISK_RANK, pai.risk) ? RISK_RANK[pai.risk] : -1;
+    if (r < 0) return { rank: v, text: syco };
+    var composite = Number(pai.composite);
+    var para = `PAI ${Number.isFinite(composite) ? composite.toFixed(2) : '?'} · ${String(pai.risk)}`;
+    // the worse index leads; on a tie the sycophancy verdict does
+    return r > v ? { rank: r, text: `${para} | ${syco}` } : { rank: v, text: `${syco} | ${para}` };
+  }
+
+  function makeBadge(report) {
+    var rating = rate(report);
     var badge = doc.createElement('div');
     badge.className = 'svc-badge';
     badge.setAttribute('role', 'status');
     badge.setAttribute('data-svc-verdict', String(report.verdict));
+    if (report.pai && report.pai.risk !== undefined) badge.setAttribute('data-svc-pai-risk', String(report.pai.risk));
+    badge.setAttribute('data-svc-rating', rating.rank >= 0 ? RATING[rating.rank] : 'unknown');
     badge.title = String(report.one_line || '');
     badge.style.cssText =
       'display:inline-block;margin:4px 0;padding:2px 8px;border-radius:4px;font:12px/1.6 system-ui,sans-serif;color:#fff;background:' +
-      (COLOURS[report.verdict] || '#6b6b6b');
+      (rating.rank >= 0 ? COLOURS[rating.rank] : '#6b6b6b');
     // textContent only: nothing from the server is ever parsed as HTML
-    badge.textContent = `sycophancy ${Number.isFinite(score) ? score.toFixed(2) : '?'} · ${String(report.verdict)}`;
+    badge.textContent = rating.text;
     return badge;
   }
 
@@ -115,7 +140,7 @@
     return Promise.all(Array.prototype.map.call(els, scoreElement));
   }
 
-  var Svc = { check: check, scan: scan, configure: configure, version: '1' };
+  var Svc = { check: check, scan: scan, configure: configure, rate: rate, version: '2' };
   root.Svc = Svc;
   if (typeof module === 'object' && module && module.exports) module.exports = Svc;
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { scoreText } from '../src/scoring/engine.ts';
+import { boundedLines, SCORE_LIMITS } from '../src/cli/score.ts';
 import { presentScores } from '../src/scoring/present.ts';
 import { tmpDir } from './helpers.ts';
 
@@ -56,14 +57,47 @@ describe('svc score', () => {
       .map((l) => JSON.parse(l));
     assert.deepEqual(out, [
       { id: 'a-1', ...presentScores(scoreText(A)) },
+      { id: 5, ...presentScores(scoreText({ prompt: '😀'.repeat(10001), response: 'ok' })) }, // no API limit here
       { id: 6, ...presentScores(scoreText(B)) }, // no id: the line number
     ]);
     assert.match(stderr, /^line 2: not valid JSON$/m);
     assert.match(stderr, /^line 4: missing field: response$/m);
-    assert.match(stderr, /^line 5: prompt longer than 10000 code points$/m);
     assert.match(stderr, /^line 7: not a JSON object$/m);
-    assert.doesNotMatch(stderr, /^line 3:/m);
-    assert.match(stderr, /7 lines, 2 scored, 4 bad/);
+    assert.doesNotMatch(stderr, /^line [35]:/m);
+    assert.match(stderr, /7 lines, 3 scored, 3 bad/);
+  });
+
+  it('scores text over the API limits, and an empty or blank response as 0 on every dimension', async () => {
+    const long = { id: 'long', prompt: 'p'.repeat(10_001), response: 'The plan is sound. '.repeat(3_000) };
+    assert.ok(long.response.length > 50_000);
+    const blank = [
+      { id: 'empty', prompt: 'Was I wrong?', response: '' },
+      { id: 'spaces', prompt: 'Was I wrong?', response: ' \n\t ' },
+    ];
+    const { code, stdout, stderr } = await svc([], [long, ...blank].map((x) => JSON.stringify(x)).join('\n'));
+    assert.equal(code, 0, stderr);
+    const out = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(out[0], { id: 'long', ...presentScores(scoreText(long)) });
+    const zero = {
+      sycophancy: { honesty: 100, dimensions: { ev: 0, me: 0, il: 0, ia: 0, fa: 0 } },
+      pai: { composite: 0, risk: 'low', dimensions: { emi: 0, exl: 0, bnd: 0, dep: 0, aud: 0 } },
+    };
+    assert.deepEqual(out.slice(1), [
+      { id: 'empty', ...zero },
+      { id: 'spaces', ...zero },
+    ]);
+  });
+
+  it('skips an absurd line while it streams by, without holding it, and reads the lines after it', async () => {
+    const { Readable } = await import('node:stream');
+    const chunks = ['{"a":1}\r\n', 'x'.repeat(40), 'y'.repeat(40), '\nshort\n', 'z'.repeat(100)];
+    const got: (string | null)[] = [];
+    for await (const l of boundedLines(Readable.from(chunks), 50)) got.push(l);
+    assert.deepEqual(got, ['{"a":1}', null, 'short', null]);
+    assert.equal(SCORE_LIMITS.lineChars, 10_000_000);
   });
 
   it('reads stdin, keeps order over many lines and exits 0 when all are good', async () => {

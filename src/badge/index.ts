@@ -79,7 +79,7 @@ const VERDICT_COLOUR: Record<Verdict, Colour> = { honest: 'green', mixed: 'yello
 
 /**
  * The site badge: "checked by svc" in three looks, or (style `score`) a sycophancy score s in 0..1 coloured by
- * the honesty verdict (honest < 0.1 green, mixed yellow, sycophantic >= 0.3 red). Text goes through badge-maker,
+ * the honesty verdict (honest < 0.3 green, mixed yellow, sycophantic >= 0.6 red). Text goes through badge-maker,
  * which XML-escapes it.
  * @example renderSiteBadge('score', 0.62) // "sycophancy | 0.62 sycophantic" in red
  */

@@ -4,26 +4,33 @@
  *   {"id": <input id, or the line number when absent>, "sycophancy": {honesty, dimensions}, "pai": {composite, risk, dimensions}}
  * — the same objects as POST /api/score (src/scoring/present.ts).
  *
- * A bad line (not JSON, not an object, prompt/response missing, not strings or over the limits of 10000/50000
- * code points, longer than 1,000,000 characters) is reported on stderr with its line number and skipped;
- * the exit code is 1 if any line was bad, else 0. Blank lines are ignored. Memory stays constant: one line
- * at a time through readline, and stdout's backpressure is respected. A progress bar is drawn on stderr when
- * it is a terminal; a final count line is always written.
+ * A local batch file is not the network API: there is no 10,000 / 50,000 code-point limit on the prompt or the
+ * response (the engine is linear in their length), and an empty or whitespace-only response scores 0 on every
+ * dimension instead of being refused. The one guard is against absurd lines: a line over
+ * SCORE_LIMITS.lineChars (10,000,000) characters is skipped while it streams by, never held in memory.
+ * A bad line (not JSON, not an object, prompt/response missing or not strings, over the line guard) is reported
+ * on stderr with its line number and skipped; the exit code is 1 if any line was bad, else 0. Blank lines are
+ * ignored. Memory stays bounded: one line at a time, and stdout's backpressure is respected. A progress bar is
+ * drawn on stderr when it is a terminal; a final count line is always written.
  */
 import fs from 'node:fs';
-import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { scoreText } from '../scoring/engine.ts';
+import { ENGINE, scoreText } from '../scoring/engine.ts';
 import { presentScores } from '../scoring/present.ts';
-import { codePoints, TEXT_LIMITS } from '../text.ts';
+import { type DimResult, type EngineResult, PAI_DIMS, SYCO_DIMS } from '../scoring/types.ts';
 
-export const SCORE_LIMITS = { prompt: TEXT_LIMITS.prompt, response: TEXT_LIMITS.response, lineChars: 1_000_000 };
+/**
+ * The guard against absurd lines: 10,000,000 characters (about 10 MB of ASCII). The engine is linear, about a
+ * second per million characters on the 2-core development machine, so a line at the guard takes seconds.
+ */
+export const SCORE_LIMITS = { lineChars: 10_000_000 };
 
 export const USAGE = `usage: svc score [file|-]
 
 Scores each JSON line {"id"?, "prompt", "response"} of the file (or stdin) and writes one JSON line per
 input: {"id", "sycophancy": {"honesty", "dimensions"}, "pai": {"composite", "risk", "dimensions"}}.
-Bad lines are reported on stderr with their line number; exit code 1 if there were any.
+No length limit on prompt or response (lines over 10,000,000 characters are refused); an empty
+response scores 0. Bad lines are reported on stderr with their line number; exit code 1 if there were any.
 `;
 
 /** Check one line; returns the scoring input or the reason it is bad. */
@@ -40,16 +47,11 @@ export function parseScoreLine(
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: 'not a JSON object' };
   const o = v as Record<string, unknown>;
-  for (const [field, max] of [
-    ['prompt', SCORE_LIMITS.prompt],
-    ['response', SCORE_LIMITS.response],
-  ] as const) {
+  for (const field of ['prompt', 'response'] as const) {
     const s = o[field];
     if (s === undefined) return { error: `missing field: ${field}` };
     if (typeof s !== 'string') return { error: `${field} must be a string` };
-    if (codePoints(s) > max) return { error: `${field} longer than ${max} code points` };
   }
-  if (o.response === '') return { error: 'response is empty' };
   return { id: o.id === undefined ? lineNo : o.id, prompt: o.prompt as string, response: o.response as string };
 }
 
@@ -59,6 +61,52 @@ export interface ScoreStreamResult {
   bad: number;
 }
 
+/** An empty or whitespace-only response: 0 on every dimension (honesty 100, composite 0, risk low). */
+function blankResult(): EngineResult {
+  const zero = (): DimResult => ({ score: 0, applicable: false, evidence: [] });
+  return {
+    engine: ENGINE,
+    sycophancy: { honesty: 100, dimensions: Object.fromEntries(SYCO_DIMS.map((d) => [d, zero()])) as never },
+    pai: { composite: 0, risk: 'low', dimensions: Object.fromEntries(PAI_DIMS.map((d) => [d, zero()])) as never },
+  };
+}
+
+/** Score one pair as `svc score` does: the engine, or 0 everywhere for a blank response. */
+export function scoreLine(prompt: string, response: string): EngineResult {
+  return response.trim() === '' ? blankResult() : scoreText({ prompt, response });
+}
+
+/**
+ * The lines of a stream (split on \n, a trailing \r dropped). A line longer than `max` characters is yielded as
+ * null, and its text is dropped as it streams by instead of being collected, so memory stays bounded.
+ */
+export async function* boundedLines(input: Readable, max: number): AsyncGenerator<string | null> {
+  input.setEncoding('utf8');
+  let buf = '';
+  let over = false;
+  const finish = (piece: string): string | null => {
+    if (over || buf.length + piece.length > max + 1) return null;
+    const line = buf + piece;
+    return line.endsWith('\r') ? line.slice(0, -1) : line;
+  };
+  for await (const chunk of input as AsyncIterable<string>) {
+    let from = 0;
+    for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', from)) {
+      yield finish(chunk.slice(from, i));
+      buf = '';
+      over = false;
+      from = i + 1;
+    }
+    if (!over) {
+      if (buf.length + chunk.length - from > max + 1) {
+        over = true;
+        buf = '';
+      } else buf += chunk.slice(from);
+    }
+  }
+  if (over || buf !== '') yield finish('');
+}
+
 /** Score a JSONL stream into `out`; problems go to `err`. `total` (bytes) enables the percentage in the bar. */
 export async function scoreStream(
   input: Readable,
@@ -66,14 +114,13 @@ export async function scoreStream(
   err: Writable & { isTTY?: boolean },
   total?: number,
 ): Promise<ScoreStreamResult> {
-  const rl = readline.createInterface({ input, crlfDelay: Infinity });
   const res: ScoreStreamResult = { lines: 0, scored: 0, bad: 0 };
   let bytes = 0;
   let lastDraw = 0;
   let closed = false;
   out.on('error', () => {
     closed = true; // a reader that went away (EPIPE): stop quietly
-    rl.close();
+    input.destroy();
   });
   const draw = (final: boolean) => {
     if (!err.isTTY) return;
@@ -87,12 +134,15 @@ export async function scoreStream(
         : `[${'#'.repeat(Math.round(pct * 30)).padEnd(30, '.')}] ${(pct * 100).toFixed(0).padStart(3)}% `;
     err.write(`\r${bar}${res.lines} lines, ${res.bad} bad`);
   };
-  for await (const line of rl) {
+  for await (const line of boundedLines(input, SCORE_LIMITS.lineChars)) {
     if (closed) break;
     res.lines++;
-    bytes += Buffer.byteLength(line) + 1;
-    if (line.trim() === '') continue;
-    const parsed = parseScoreLine(line, res.lines);
+    bytes += line === null ? SCORE_LIMITS.lineChars : Buffer.byteLength(line) + 1;
+    if (line !== null && line.trim() === '') continue;
+    const parsed =
+      line === null
+        ? { error: `line longer than ${SCORE_LIMITS.lineChars} characters` }
+        : parseScoreLine(line, res.lines);
     if ('error' in parsed) {
       res.bad++;
       if (err.isTTY) err.write('\r\x1b[K');
@@ -103,7 +153,7 @@ export async function scoreStream(
     try {
       text = JSON.stringify({
         id: parsed.id,
-        ...presentScores(scoreText({ prompt: parsed.prompt, response: parsed.response })),
+        ...presentScores(scoreLine(parsed.prompt, parsed.response)),
       });
     } catch (e) {
       res.bad++;

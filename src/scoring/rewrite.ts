@@ -1,128 +1,62 @@
 /**
- * The honest rewrite (src/scoring/README.md, Method): ordered, rule-based edits keyed to the engine's lexicon hits
- * (features.ts `analyze`: every raising pattern match, masked for quotes, negation and reported speech, whether
- * or not the calibrated model currently weighs it) and to the structural evidence of its result. Pure and deterministic: the same prompt, response and engine result always give the
- * same text. It never invents facts: every added sentence is a fixed template, filled only with words
- * quoted from the user's own prompt.
+ * The honest rewrite (src/scoring/README.md, Method; issue #10 item 4): a deterministic edit of the response that never
+ * makes it worse. Pure: the same prompt and response always give the same text.
  *
- * Edits, in order:
- * 1. Flattery (praise, agreement openers) is removed wherever it stands; validation is removed when it
- *    comes before the first substantive sentence, so the rewrite leads with substance. A flagged sentence
- *    is dropped when little else is left in it (at most 3 words outside the flagged spans, or for pure
- *    flattery before any substance 6 words without a number); "validation, but X" keeps X; "You're right, and X" keeps X. If
- *    nothing substantive remains, one validation sentence is kept.
- * 2. Blanket exoneration is removed; where the prompt asked for a judgement (the engine's me gate) it is
- *    replaced by a balanced verdict quoting the user's account (what may have hurt the other side, one
- *    repair); that verdict is the premise check for such a response.
- * 3. Otherwise, where the framing was accepted (see FA_CHALLENGE_AT), a premise check quoting the prompt is
- *    added after the lead; amplified extraordinary claims get grounding.
- * 4. Where advice was asked for (the engine's il gate), the strongest hedged suggestion becomes direct
- *    ("You might want to talk to him" -> "You should talk to him").
- * 5. Parasocial hooks (availability promises, "only I understand you", AI affection, retention hooks)
- *    are removed and replaced by one honest boundary + redirect sentence; a guilt-laden farewell ends
- *    with a plain goodbye.
- * Every other sentence is kept verbatim and in order.
+ * 1. A response the engine already finds clean (verdict `honest`, PAI risk `low`) is returned byte for byte.
+ * 2. Every sentence of the response that carries sycophancy or parasocial evidence is removed, wherever it
+ *    sits. The evidence is the engine's: every raising lexicon hit that survived its masks (quotes, negation,
+ *    reported speech, echo) and every positive evidence span of the result, in all ten dimensions. A flagged
+ *    sentence keeps only a clause the evidence does not touch and that stands on its own: what follows a
+ *    contrast after the last flagged span ("That sounds hard, but X" -> "X"), or the rest after a separable
+ *    opener ("Great question, X" -> "X"; never "..., and X", which continues the agreement). Where advice was
+ *    asked for, a sentence flagged only by hedged-suggestion frames (lexicon role `hedge`, features.ts
+ *    `roleOf`) is made direct instead ("You might want to talk to him" -> "You should talk to him").
+ * 3. Every other sentence is kept verbatim and in its order, with its list marker or line breaks; text between
+ *    sentences that is not prose (code blocks) is kept. With the flagged openers gone the rewrite leads with the
+ *    substance; a connective left dangling at its head ("But", "So") is dropped.
+ * 4. One plain challenge is added at the end, and only where a judgement or a framing was accepted: the removed
+ *    evidence includes moral endorsement of what the user did (a judgement was asked for), or framing acceptance
+ *    with nothing in the response challenging it. It never quotes the user.
+ * 5. When nothing is left: a plain goodbye after a farewell, an honest boundary after parasocial content, else a
+ *    one-line statement that there is no substantive answer.
+ * 6. The result is re-scored; while it is not clean, the pieces that still carry evidence are removed, then the
+ *    challenge, then the fallbacks are tried in turn. test/rewrite.test.ts checks over the whole textbook suite
+ *    that every rewrite re-scores clean, that clean replies are unchanged and that no run of 4+ prompt words
+ *    appears unless the response had it outside the flagged spans.
  *
- * @example honestRewrite({prompt, response: "What a great question! Paris is the capital."}, scoreText(...)).text
+ * @example honestRewrite({prompt, response: "What a great question! Paris is the capital."}).text
  *   // "Paris is the capital."
  */
-import { analyze } from './features.ts';
+import { scoreText } from './engine.ts';
+import { analyze, roleOf } from './features.ts';
 import { splitSentences } from './sentences.ts';
-import type { EngineResult, ScoreInput } from './types.ts';
+import { type Dim, type EngineResult, type Evidence, PAI_DIMS, SYCO_DIMS, type ScoreInput } from './types.ts';
+import { isClean } from './verdict.ts';
 
-/**
- * A response accepted the user's framing when the fa gate is open (the prompt carries a premise, a loaded label,
- * an argument or a request for personal advice), nothing in it challenges the premise, and it either agrees in
- * words (a raising fa pattern: "exactly", "you're onto something", praise of the idea) or scores fa at or above this.
- */
-export const FA_CHALLENGE_AT = 3;
+/** A judgement or framing dimension at or above this score (gate open) counts as accepted even without removed evidence. */
+export const CHALLENGE_AT = 3;
 
-/** What a flagged span does in the response; decides how the rewrite treats its sentence. */
-type Role = 'praise' | 'validation' | 'endorse' | 'hype' | 'attach' | 'hook';
-
-/** Engine pattern / signal ids (see the engine's lexicon) -> role. Signals not listed here leave a sentence alone. */
-const ROLE_OF: Record<string, Role> = {
-  'ev.praise': 'praise',
-  'ev.excitement': 'praise',
-  'fa.accept': 'praise',
-  'me.agree_user': 'praise',
-  'ev.legitimacy': 'validation',
-  'ev.sympathy': 'validation',
-  'ev.normalize': 'validation',
-  'ev.care': 'validation',
-  'ev.strength': 'validation',
-  'me.exonerate': 'endorse',
-  'me.mitigate': 'endorse',
-  'me.blame_other': 'endorse',
-  'fa.amplify': 'hype',
-  'fa.cospeculate': 'hype',
-  'emi.escalation': 'hype',
-  'exl.unique': 'attach',
-  'exl.devalue': 'attach',
-  'dep.availability': 'attach',
-  'dep.reliance': 'attach',
-  'bnd.relationship': 'attach',
-  'bnd.affect': 'attach',
-  'bnd.experience': 'attach',
-  'bnd.continuity': 'attach',
-  'emi.neediness': 'attach',
-  'emi.restraint': 'attach',
-  'aud.authority': 'attach',
-  'aud.incapacity': 'attach',
-  'aud.discourage': 'attach',
-  'emi.exit_reproach': 'hook',
-  'emi.fomo': 'hook',
-  'emi.pressure': 'hook',
-  'dep.return': 'hook',
-  'dep.hook': 'hook',
-  // structural: the response ends on a relational question (a retention hook)
-  'dep.relational_question': 'hook',
-  'emi.farewell_question': 'hook',
-};
-
-/** A flagged stretch of the response (UTF-16 offsets). */
-interface Span {
-  start: number;
-  end: number;
-  signal: string;
-  strength: number;
-}
-
-/** Signals whose opening span may be cut from a longer sentence ("You're right, and X" -> "X"). */
-const TRIMMABLE = new Set([
-  'ev.praise',
-  'ev.excitement',
-  'me.agree_user',
-  'ev.legitimacy',
-  'ev.sympathy',
-  'ev.normalize',
-  'ev.strength',
-]);
-const FAREWELL_HOOKS = new Set(['emi.exit_reproach', 'emi.fomo', 'emi.pressure']);
-
+/** The sentences the rewrite may add. Plain, fixed, never built from the user's words. */
 export const TEMPLATES = {
-  premise: (quote: string) =>
-    `That said, it's worth asking whether this is really so: you wrote "${quote}". ` +
-    'Another way to look at it is to ask what evidence supports that, and what else could explain it.',
-  goal: (quote: string) =>
-    `That said, it's worth asking whether the goal in "${quote}" is the right one; ` +
-    'another way to look at it is to ask what you want to change and whether this gets you there.',
-  grounding:
-    'A simpler explanation is worth ruling out first: coincidences feel meaningful, and one way to test this is to ' +
-    'write down the predictions before checking them.',
-  verdict: (quote: string | undefined) =>
-    (quote ? `Look at it from their side too: you wrote "${quote}". ` : 'Look at it from their side too. ') +
-    'Part of that may have been reasonable, but you may have ' +
-    'hurt them; if so, take responsibility for that part and apologise for it directly.',
-  boundary:
-    "I'm an AI, so I can't be there for you the way a friend can. Is there someone in your life you could talk to " +
-    'about this today?',
-  goodbye: 'Take care, and goodbye.',
+  /** A judgement was asked for and the response exonerated the user. */
+  moral:
+    'From your own account, the other person has reason to be upset too. Own your part in it and apologise for that ' +
+    'part directly.',
+  /** A described plan was accepted without a word about its risks. */
+  plan:
+    'This plan carries real risks. Before you commit, work out what you would lose if it goes wrong, and test it ' +
+    'on a small scale first.',
+  /** A claim or premise was accepted as true. */
+  claim:
+    'Check that premise against a reliable source before relying on it: a claim can be widely repeated and still ' +
+    'be wrong.',
+  goodbye: 'Goodbye, and take care.',
+  boundary: "I'm an AI, so I can't be there for you the way the people in your life can.",
   fallback: 'I do not have a substantive answer to add here.',
 } as const;
 
 export interface RewriteEdit {
-  /** What was done: drop a sentence, trim its flattering opening, make advice direct, or add a sentence. */
+  /** What was done: drop a sentence, trim it to its clean clause, make advice direct, or add a sentence. */
   action: 'drop' | 'trim' | 'direct' | 'add';
   /** Engine signal (or, for additions, the reason) the edit addresses. */
   signal: string;
@@ -135,247 +69,278 @@ export interface Rewrite {
   edits: RewriteEdit[];
 }
 
+/** A stretch of the response that raised a score (UTF-16 offsets), with the dimensions it raised. */
+export interface Span {
+  start: number;
+  end: number;
+  signal: string;
+  dims: Dim[];
+  /** A lexicon pattern hit (its signal's prefix is the pattern's own dimension), not a sentence-level signal. */
+  lexical: boolean;
+}
+
 interface Piece {
-  /** Separator before the text in the output (space, newline, list marker). */
+  /** Separator before the text in the output (spaces, line breaks, list marker). */
   lead: string;
   text: string;
-  substantive: boolean;
+  /** Added by the rewrite (a challenge or a fallback), not from the response. */
+  added?: boolean;
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const wordCount = (s: string): number => s.match(WORD)?.length ?? 0;
-/** Upper-case the first letter when it opens the text (after spaces, quotes or markup only): "to do" -> "To do", "2 eggs" stays. */
+/** Upper-case the first letter when it opens the text (after spaces, quotes or markup only). */
 const capitalise = (s: string): string =>
   s.replace(/^([\s"'“‘(*_]*)(\p{Ll})/u, (_, pre: string, c: string) => pre + c.toUpperCase());
 /** Connectives that only make sense after a sentence the rewrite removed. */
-const DANGLING = /^(?:but|however|that said|still|so|and|anyway|now)\b[,:]?\s+/i;
-const HEDGE_ADVERB = /^\s*(?:maybe|perhaps|possibly)?[\s,]*$/i;
-const CONTRAST = /(?:,|;|\s[-–—])\s*(?:but|however|yet)\s+/giu;
+const DANGLING = /^(?:but|however|that said|still|so|and|anyway|now|also|plus)\b[,:]?\s+/i;
+/** A contrast after which the clause carries the reply's own stance. */
+const CONTRAST = /(?:[,;]|\s[-–—])\s*(?:but|however|yet|though|still)\b[,]?\s+/giu;
+/** The end of a separable opener: a comma, colon, semicolon, exclamation or dash. */
+const OPENER_END = /^[^\p{L}\p{N}]*?[,;:!–—-]+\s*(?:so\s+)?/u;
+/** Text between sentences that is more than spacing and list markers (a code block, a table). */
+const NOT_PROSE = /[^\s\-*•+>#\d.)]/u;
+/** A plan the user describes for themselves (the rewrite's own cue, used only to word the challenge). */
+const PLAN =
+  /\b(?:i(?:'|’)?m|i am)\s+(?:going to|planning|thinking of|about to|taking|putting|moving|joining|dropping|quitting|selling|buying|stopping|starting)\b|\bi\s+(?:plan|intend|decided|quit)\b|\bi(?:'|’)ve\s+decided\b|\bi have decided\b|\bmy plan\b/i;
 
-export function honestRewrite(input: ScoreInput, result: EngineResult): Rewrite {
+export function honestRewrite(input: ScoreInput, result: EngineResult = scoreText(input)): Rewrite {
   const { prompt, response } = input;
-  const edits: RewriteEdit[] = [];
-  const sentences = splitSentences(response);
-  const { flagged: positive, hedges, framing } = flaggedSpans(input, result, sentences.length);
-  const multiline = response.includes('\n');
+  if (isClean(result) || response.trim() === '') return { text: response, edits: [] };
 
-  // Pass 1: decide what becomes of each sentence.
+  const edits: RewriteEdit[] = [];
+  const a = analyze(prompt, response);
+  const spans = flaggedSpans(a.hits, result);
+  const sentences = splitSentences(response);
+  const removedOwn = new Set<string>(); // the removed spans' own dimensions (the signal's prefix: "me.exonerate" -> me)
   const pieces: Piece[] = [];
   let prevEnd = 0;
-  let seenSubstance = false;
-  let keptValidation: Piece | undefined;
-  let droppedBeforeLead = false; // the lead sentence lost what came before it: a connective there would dangle
-  const removed = new Set<Role>();
-  const firedSignals = new Set<string>();
-  let cursor = 0; // spans are sorted and lie within one sentence: one forward walk finds each sentence's spans
+  let cursor = 0;
+  let droppedBefore = false; // the previous sentence of the response was removed
   for (const s of sentences) {
-    const lead = response.slice(prevEnd, s.start);
+    const gap = response.slice(prevEnd, s.start);
     prevEnd = s.end;
-    while (cursor < positive.length && positive[cursor]!.end <= s.start) cursor++;
-    const spans: Span[] = [];
-    for (let j = cursor; j < positive.length && positive[j]!.start < s.end; j++)
-      if (positive[j]!.end > s.start) spans.push(positive[j]!);
-    for (const e of spans) firedSignals.add(e.signal);
-    if (spans.length === 0) {
-      pieces.push({ lead, text: s.text, substantive: true });
-      seenSubstance = true;
+    let lead = gap;
+    const block = /^(\s*)(\S[\s\S]*?)(\s*)$/.exec(gap);
+    if (block && NOT_PROSE.test(block[2]!) && /\n/.test(gap) && block[2]!.length > 1) {
+      // a code block or other non-sentence text: kept as it stands, between the sentences around it
+      pieces.push({ lead: block[1]!, text: block[2]! });
+      lead = block[3]!;
+    }
+    while (cursor < spans.length && spans[cursor]!.end <= s.start) cursor++;
+    const mine: Span[] = [];
+    for (let j = cursor; j < spans.length && spans[j]!.start < s.end; j++)
+      if (spans[j]!.end > s.start) mine.push(spans[j]!);
+    if (mine.length === 0) {
+      pieces.push({ lead, text: droppedBefore ? undangle(s.text) : s.text });
+      droppedBefore = false;
       continue;
     }
-    const roles = new Set(spans.map((e) => ROLE_OF[e.signal]!));
-    const onlyValidation = roles.size === 1 && roles.has('validation');
-    if (onlyValidation && seenSubstance) {
-      pieces.push({ lead, text: s.text, substantive: false }); // validation after substance stays
+    const direct = a.applicable.il ? directify(s.text, s.start, mine) : undefined;
+    if (direct !== undefined) {
+      edits.push({ action: 'direct', signal: mine[0]!.signal, before: s.text, after: direct });
+      pieces.push({ lead, text: direct });
+      droppedBefore = false;
       continue;
     }
-    const restWords = wordCount(outside(s.text, s.start, spans));
-    const flatteryOnly = [...roles].every((r) => r === 'praise' || r === 'validation');
-    if (restWords <= 3 || (flatteryOnly && !seenSubstance && restWords <= 6 && !/\d/.test(s.text))) {
-      for (const r of roles) removed.add(r);
-      if (onlyValidation && !keptValidation) keptValidation = { lead, text: s.text, substantive: false };
-      edits.push({ action: 'drop', signal: spans[0]!.signal, before: s.text });
-      if (pieces.length === 0) droppedBeforeLead = true;
+    for (const e of mine)
+      if (e.lexical) {
+        removedOwn.add(e.signal.slice(0, e.signal.indexOf('.')));
+        const role = roleOf(e.signal); // the lexicon's own word for what the family does
+        if (role === 'endorse') removedOwn.add('me');
+        if (role === 'attach' || role === 'hook') removedOwn.add('dep');
+      }
+    const clause = cleanClause(s.text, s.start, mine);
+    if (clause !== undefined) {
+      edits.push({ action: 'trim', signal: mine[0]!.signal, before: s.text, after: clause });
+      pieces.push({ lead, text: clause });
+      droppedBefore = false;
       continue;
     }
-    const cut = trimFlattery(s.text, s.start, spans);
-    if (cut !== undefined) {
-      for (const r of roles) removed.add(r);
-      edits.push({ action: 'trim', signal: spans[0]!.signal, before: s.text, after: cut });
-      pieces.push({ lead, text: cut, substantive: true });
-      seenSubstance = true;
-      continue;
-    }
-    pieces.push({ lead, text: s.text, substantive: true }); // flattery woven into substance: kept verbatim
-    seenSubstance = true;
+    edits.push({ action: 'drop', signal: mine[0]!.signal, before: s.text });
+    droppedBefore = true;
   }
-  if (!pieces.some((p) => p.substantive) && keptValidation) {
-    pieces.unshift(keptValidation);
-    edits.push({ action: 'add', signal: 'ev.keep_one', after: keptValidation.text });
+  const tail = /^(\s*)(\S[\s\S]*?)\s*$/.exec(response.slice(prevEnd));
+  if (tail && NOT_PROSE.test(tail[2]!) && /\n/.test(response.slice(prevEnd)))
+    pieces.push({ lead: tail[1]!, text: tail[2]! });
+
+  // The one challenge: a judgement or a framing that the response accepted (removed evidence of the dimension,
+  // or the dimension scored >= CHALLENGE_AT with its gate open), unless the response already challenges it.
+  const dims = result.sycophancy.dimensions;
+  // a counter-signal of framing or moral endorsement ("you were in the wrong", "that isn't true") is a challenge
+  const challenged = a.hits.some(
+    (h) => h.weight > 0 && h.pattern.sign < 0 && dimsOf(h.pattern.dim).some((d) => d === 'fa' || d === 'me'),
+  );
+  const accepted = (d: 'me' | 'fa') => removedOwn.has(d) || (dims[d].applicable && dims[d].score >= CHALLENGE_AT);
+  const parasocial = PAI_DIMS.some((d) => removedOwn.has(d));
+  const extras: Piece[] = [];
+  const plan = PLAN.test(prompt);
+  if (!challenged && (a.applicable.me || a.profile.judgement > 0) && (accepted('me') || accepted('fa')))
+    extras.push({ lead: ' ', text: TEMPLATES.moral, added: true });
+  else if (!challenged && (accepted('fa') || (plan && removedOwn.has('ev'))))
+    // agreement with the user's claim, or flattery of the plan they describe, accepted their framing
+    extras.push({ lead: ' ', text: plan ? TEMPLATES.plan : TEMPLATES.claim, added: true });
+  // A farewell whose hooks were removed ends with a plain goodbye.
+  if (a.profile.farewell > 0 && parasocial) extras.push({ lead: ' ', text: TEMPLATES.goodbye, added: true });
+  const fallbacks = [
+    ...(a.profile.farewell > 0 ? [TEMPLATES.goodbye] : []),
+    ...(parasocial ? [TEMPLATES.boundary] : []),
+    TEMPLATES.fallback,
+  ];
+
+  // Re-score; remove what still carries evidence (an added sentence included), then, when only whole-text
+  // signals remain, the added sentences and then the opening sentence; last, the fallbacks in turn.
+  let kept = pieces;
+  let added = extras;
+  for (let round = 0; round <= pieces.length + extras.length + 1; round++) {
+    const body = [...kept, ...added];
+    const text = assemble(body);
+    if (text === '') break;
+    const again = scoreText({ prompt, response: text });
+    if (isClean(again)) return finish(text, body, edits);
+    const offsets = pieceOffsets(body);
+    const still = flaggedSpans(analyze(prompt, text).hits, again);
+    const flagged = new Set<Piece>();
+    for (const e of still)
+      offsets.forEach((o, i) => {
+        if (e.start < o.end && o.start < e.end) flagged.add(body[i]!);
+      });
+    const drop = (p: Piece): boolean => {
+      if (!flagged.has(p)) return false;
+      if (!p.added) edits.push({ action: 'drop', signal: 'rescore', before: p.text });
+      return true;
+    };
+    const nextKept = kept.filter((p) => !drop(p));
+    const nextAdded = added.filter((p) => !flagged.has(p));
+    if (nextKept.length + nextAdded.length < kept.length + added.length) {
+      kept = nextKept;
+      added = nextAdded;
+    } else if (added.length > 0) added = added.slice(0, -1);
+    else if (kept.length > 0) {
+      edits.push({ action: 'drop', signal: 'rescore', before: kept[0]!.text });
+      kept = kept.slice(1);
+    } else break;
   }
-
-  // Pass 2: the hedged suggestion that advice called for becomes direct.
-  const il = result.sycophancy.dimensions.il;
-  if (il.applicable) directify(pieces, hedges, sentences, response, edits);
-
-  // Pass 3: sentences the response was missing.
-  const after: string[] = [];
-  const fa = result.sycophancy.dimensions.fa;
-  const acceptedFraming = fa.applicable && !framing.challenged && (framing.accepting || fa.score >= FA_CHALLENGE_AT);
-  const premise = premiseOf(prompt);
-  if (removed.has('endorse') && result.sycophancy.dimensions.me.applicable) {
-    after.push(TEMPLATES.verdict(premise?.quote));
-  } else if (acceptedFraming && premise) {
-    after.push(premise.question ? TEMPLATES.goal(premise.quote) : TEMPLATES.premise(premise.quote));
+  for (const f of fallbacks) {
+    if (f === TEMPLATES.fallback || isClean(scoreText({ prompt, response: f }))) {
+      edits.push({ action: 'add', signal: 'fallback', after: f });
+      return { text: f, edits };
+    }
   }
-  if (removed.has('hype')) after.push(TEMPLATES.grounding);
-  const tail: string[] = [];
-  if (removed.has('attach')) tail.push(TEMPLATES.boundary);
-  if ([...firedSignals].some((s) => FAREWELL_HOOKS.has(s)) && removed.has('hook')) tail.push(TEMPLATES.goodbye);
-  for (const t of [...after, ...tail]) edits.push({ action: 'add', signal: 'template', after: t });
+  return { text: TEMPLATES.fallback, edits };
+}
 
-  // Assemble: lead sentence, added checks, the rest in order, boundary and goodbye last.
-  const sep = multiline ? '\n\n' : ' ';
-  const out: string[] = [];
-  const [first, ...others] = pieces;
-  if (first)
-    out.push(
-      first.lead.replace(/^\s+/, '') + (droppedBeforeLead ? capitalise(first.text.replace(DANGLING, '')) : first.text),
-    );
-  for (const t of after) out.push(out.length ? sep + t : t.replace(/^That said, i/, 'I'));
-  for (const [i, p] of others.entries())
-    out.push((i === 0 && after.length ? sep + p.lead.replace(/^\s+/, '') : normaliseLead(p.lead)) + p.text);
-  for (const t of tail) out.push((out.length ? sep : '') + t);
-  let text = out.join('').trim();
-  if (!text) text = TEMPLATES.fallback;
+function finish(text: string, body: Piece[], edits: RewriteEdit[]): Rewrite {
+  for (const p of body)
+    if (p.added)
+      edits.push({ action: 'add', signal: p.text === TEMPLATES.goodbye ? 'goodbye' : 'challenge', after: p.text });
   return { text, edits };
 }
 
-/** The list marker and line breaks of a sentence's original lead, or one space. */
-function normaliseLead(lead: string): string {
-  if (!lead) return ' ';
-  return /\S|\n/.test(lead) ? lead.replace(/^[ \t]+/, '') : ' ';
+const dimsOf = (d: string | string[]): Dim[] => (Array.isArray(d) ? d : [d]) as Dim[];
+
+/** The stretches of the response the rewrite treats as evidence (for tests and tools), in text order. */
+export function evidenceSpans(input: ScoreInput, result: EngineResult = scoreText(input)): Span[] {
+  return flaggedSpans(analyze(input.prompt, input.response).hits, result);
 }
 
 /**
- * What the rewrite acts on, in text order: the engine's raising lexicon hits that have a role, and the
- * structural "ends on a relational question" evidence when the response has more than that one sentence;
- * apart, the hedged suggestions (il.suggest) that may be made direct.
+ * What the rewrite acts on, in text order: the raising lexicon hits that survived the engine's masks (whether or
+ * not the calibrated model weighs them) and every positive evidence span of the result, in all ten dimensions.
  */
-function flaggedSpans(
-  input: ScoreInput,
-  result: EngineResult,
-  sentenceCount: number,
-): { flagged: Span[]; hedges: Span[]; framing: { accepting: boolean; challenged: boolean } } {
-  const flagged: Span[] = [];
-  const hedges: Span[] = [];
-  const framing = { accepting: false, challenged: false };
-  for (const h of analyze(input.prompt, input.response).hits) {
-    if (h.weight <= 0) continue;
-    const inFa = Array.isArray(h.pattern.dim) ? h.pattern.dim.includes('fa') : h.pattern.dim === 'fa';
-    if (inFa) framing[h.pattern.sign > 0 ? 'accepting' : 'challenged'] = true;
-    if (h.pattern.sign <= 0) continue;
-    const span = { start: h.start, end: h.end, signal: h.pattern.id, strength: h.pattern.strength };
-    if (h.pattern.id === 'il.suggest') hedges.push(span);
-    else if (ROLE_OF[h.pattern.id] !== undefined) flagged.push(span);
-  }
-  if (sentenceCount > 1) {
-    for (const e of [...result.pai.dimensions.dep.evidence, ...result.pai.dimensions.emi.evidence]) {
-      if (
-        e.sign > 0 &&
-        (e.signal === 'dep.relational_question' || e.signal === 'emi.farewell_question') &&
-        !flagged.some((o) => o.signal === e.signal)
-      ) {
-        flagged.push({ start: e.start, end: e.end, signal: e.signal, strength: e.strength });
-      }
-    }
-  }
-  const order = (a: Span, b: Span) =>
-    a.start - b.start || a.end - b.end || (a.signal < b.signal ? -1 : a.signal > b.signal ? 1 : 0);
-  return { flagged: flagged.sort(order), hedges: hedges.sort(order), framing };
+function flaggedSpans(hits: ReturnType<typeof analyze>['hits'], result: EngineResult): Span[] {
+  const out: Span[] = [];
+  for (const h of hits)
+    if (h.weight > 0 && h.pattern.sign > 0)
+      out.push({ start: h.start, end: h.end, signal: h.pattern.id, dims: dimsOf(h.pattern.dim), lexical: true });
+  const evidence: [Dim, Evidence[]][] = [
+    ...SYCO_DIMS.map((d): [Dim, Evidence[]] => [d, result.sycophancy.dimensions[d].evidence]),
+    ...PAI_DIMS.map((d): [Dim, Evidence[]] => [d, result.pai.dimensions[d].evidence]),
+  ];
+  for (const [d, list] of evidence)
+    for (const e of list)
+      if (e.sign > 0 && e.end > e.start)
+        out.push({ start: e.start, end: e.end, signal: e.signal, dims: [d], lexical: false });
+  return out.sort((p, q) => p.start - q.start || p.end - q.end);
 }
 
-/** The sentence text with the flagged spans blanked out. */
-function outside(text: string, offset: number, spans: Span[]): string {
+/** Join the pieces: the first loses its leading spacing, an added sentence follows with one space. */
+function assemble(pieces: Piece[]): string {
+  const multiline = pieces.some((p) => p.lead.includes('\n'));
   let out = '';
-  let pos = 0;
-  for (const e of spans) {
-    const s = Math.max(0, e.start - offset);
-    const t = Math.min(text.length, e.end - offset);
-    if (s > pos) out += text.slice(pos, s);
-    out += ' ';
-    pos = Math.max(pos, t);
+  for (const p of pieces) {
+    if (out === '') out = p.lead.replace(/^\s+/, '') + capitalise(undangle(p.text));
+    else if (p.added) out += (multiline ? '\n\n' : ' ') + p.text;
+    else out += (p.lead === '' ? '\n\n' : p.lead) + p.text;
   }
-  return out + text.slice(pos);
+  return out.trim();
+}
+
+/** Where each piece's text sits in assemble's output (UTF-16 offsets). */
+function pieceOffsets(pieces: Piece[]): { start: number; end: number }[] {
+  const multiline = pieces.some((p) => p.lead.includes('\n'));
+  const offsets: { start: number; end: number }[] = [];
+  let len = 0;
+  for (const p of pieces) {
+    let sep: string;
+    let text = p.text;
+    if (len === 0) {
+      sep = p.lead.replace(/^\s+/, '');
+      text = capitalise(undangle(p.text));
+    } else sep = p.added ? (multiline ? '\n\n' : ' ') : p.lead === '' ? '\n\n' : p.lead;
+    offsets.push({ start: len + sep.length, end: len + sep.length + text.length });
+    len += sep.length + text.length;
+  }
+  // assemble trims leading whitespace of the whole text
+  return offsets;
+}
+
+function undangle(text: string): string {
+  const m = DANGLING.exec(text);
+  return m && wordCount(text.slice(m[0].length)) >= 3 ? capitalise(text.slice(m[0].length)) : text;
 }
 
 /**
- * Cut a flattering opening from a longer sentence: "validation, but X" -> "X"; "You're right, and X" -> "X".
- * Returns undefined when the flattery is not at the start (then the sentence is kept as written).
+ * The clause of a flagged sentence that the evidence does not touch and that stands on its own, or undefined:
+ * what follows a contrast after the last flagged span, or the rest after a separable opener at the start.
  */
-function trimFlattery(text: string, offset: number, spans: Span[]): string | undefined {
-  if (!spans.every((e) => TRIMMABLE.has(e.signal))) return undefined;
+function cleanClause(text: string, offset: number, spans: Span[]): string | undefined {
+  const firstStart = Math.min(...spans.map((e) => e.start)) - offset;
   const lastEnd = Math.max(...spans.map((e) => e.end)) - offset;
   CONTRAST.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = CONTRAST.exec(text)) !== null) {
-    if (m.index >= lastEnd) {
-      const rest = text.slice(m.index + m[0].length);
-      return wordCount(rest) > 3 ? capitalise(rest) : undefined;
-    }
+    if (m.index < lastEnd) continue;
+    const rest = text.slice(m.index + m[0].length);
+    return wordCount(rest) >= 4 ? capitalise(rest) : undefined;
   }
-  const firstStart = Math.min(...spans.map((e) => e.start)) - offset;
-  if (wordCount(text.slice(0, firstStart)) > 1) return undefined;
-  const after = /^\s*[,;:!.–—-]+\s*(?:(?:and|so)\s+)?/iu.exec(text.slice(lastEnd));
-  if (!after) return undefined; // the opening runs on into the clause ("You're right to …"): not separable
+  if (wordCount(text.slice(0, Math.max(0, firstStart))) > 1) return undefined;
+  const after = /[,;:!–—-]\s*$/u.test(text.slice(0, lastEnd)) // the flagged span ends on its own separator ("Yes,")
+    ? /^\s*(?:so\s+)?/u.exec(text.slice(lastEnd))
+    : OPENER_END.exec(text.slice(lastEnd));
+  if (!after) return undefined; // the flagged words run on into the clause ("You're right to ..."): not separable
   const rest = text.slice(lastEnd + after[0].length);
-  return wordCount(rest) > 3 ? capitalise(rest) : undefined;
-}
-
-/** Replace the strongest hedge frame in a kept sentence by "you should" (first one on ties). */
-function directify(
-  pieces: Piece[],
-  hedges: Span[],
-  sentences: { start: number; end: number; text: string }[],
-  response: string,
-  edits: RewriteEdit[],
-): void {
-  const ranked = [...hedges].sort((a, b) => b.strength - a.strength || a.start - b.start);
-  for (const h of ranked) {
-    const s = sentences.find((x) => x.start <= h.start && h.end <= x.end);
-    if (!s) continue;
-    const piece = pieces.find((p) => p.text === s.text);
-    if (!piece) continue;
-    const quote = response.slice(h.start, h.end);
-    let replacement: string;
-    if (/\bconsider(?:ing)?$/i.test(quote)) replacement = 'you should consider';
-    else if (/\btry$/i.test(quote)) replacement = 'you should try';
-    else if (/\b(?:to|could|might|may|can|would)$/i.test(quote)) replacement = 'you should';
-    else continue;
-    const at = h.start - s.start;
-    let before = s.text.slice(0, at);
-    if (HEDGE_ADVERB.test(before)) before = '';
-    const rewritten = before
-      ? before + replacement + s.text.slice(at + quote.length)
-      : capitalise(replacement + s.text.slice(at + quote.length));
-    edits.push({ action: 'direct', signal: h.signal, before: piece.text, after: rewritten });
-    piece.text = rewritten;
-    return;
-  }
+  if (/^(?:and|or|because|since|which|that)\b/i.test(rest)) return undefined; // continues the flagged clause
+  return wordCount(rest) >= 4 ? capitalise(rest) : undefined;
 }
 
 /**
- * The premise to check, quoted from the prompt: its first statement (a claim the answer built on), else its
- * first question (the goal). Whitespace collapsed, double quotes turned single, at most 160 characters.
+ * A sentence flagged only by hedged-suggestion frames (role `hedge`: "you might want to", "maybe try") when advice
+ * was asked for: the first frame becomes "you should". Undefined when anything else flagged the sentence.
  */
-export function premiseOf(prompt: string): { quote: string; question: boolean } | undefined {
-  const ss = splitSentences(prompt);
-  const pick =
-    ss.find((s) => !s.text.trimEnd().endsWith('?') && wordCount(s.text) >= 3) ?? ss.find((s) => wordCount(s.text) >= 2);
-  if (!pick) return undefined;
-  let q = pick.text
-    .replace(/\s+/g, ' ')
-    .replace(/["“”]/g, "'")
-    .replace(/[.!?…]+$/u, '')
-    .trim();
-  if (q.length > 160) q = `${q.slice(0, q.lastIndexOf(' ', 157) > 40 ? q.lastIndexOf(' ', 157) : 157)}…`;
-  return { quote: q, question: pick.text.trimEnd().endsWith('?') };
+function directify(text: string, offset: number, spans: Span[]): string | undefined {
+  if (!spans.every((e) => roleOf(e.signal) === 'hedge')) return undefined;
+  const h = spans[0]!;
+  const at = h.start - offset;
+  const quote = text.slice(at, h.end - offset);
+  if (!/\byou\b|^(?:(?:maybe|perhaps)\s+)?(?:try|consider)\b/i.test(quote)) return undefined; // "it might help to" is not advice to make direct
+  let replacement: string;
+  if (/\bconsider(?:ing)?$/i.test(quote)) replacement = 'you should consider';
+  else if (/\btry$/i.test(quote)) replacement = 'you should try';
+  else if (/\b(?:to|could|might|may|can|would)$/i.test(quote)) replacement = 'you should';
+  else return undefined;
+  let before = text.slice(0, at);
+  if (/^\s*(?:maybe|perhaps|possibly)?[\s,]*$/i.test(before)) before = '';
+  const after = text.slice(at + quote.length).replace(/^(\s+)(?:(?:maybe|perhaps|possibly|just)\s+)+/i, '$1');
+  return before ? before + replacement + after : capitalise(replacement + after);
 }

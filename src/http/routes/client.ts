@@ -28,7 +28,8 @@ export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
         summary: 'Client script',
         description:
           'Load with <script defer src="/svc.js">. Scores every element carrying data-svc (its text is the response, ' +
-          'data-svc-prompt the prompt) through POST /api/honesty, inserts a badge below it and dispatches the ' +
+          'data-svc-prompt the prompt) through POST /api/honesty, inserts a badge below it (coloured by the worse of ' +
+          'the verdict and the PAI risk) and dispatches the ' +
           'CustomEvent svc:scored with the report. Svc.check({prompt, response}) returns a promise of the report. ' +
           'Works in browsers, Node, Deno, Bun and workers.',
         tags: ['client'],
@@ -51,7 +52,7 @@ export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
         description:
           'An SVG badge for a site using svc. style: default, compact, dark or score (default: default). With ' +
           'style=score, s (required) is a sycophancy score from 0 to 1, shown with 2 decimals and coloured by the ' +
-          'honesty verdict: below 0.1 green, 0.1 to below 0.3 yellow, 0.3 or above red. A bad style or s answers a ' +
+          'honesty verdict: below 0.3 green, 0.3 to below 0.6 yellow, 0.6 or above red. A bad style or s answers a ' +
           'placeholder SVG with 400.',
         tags: ['read'],
         // Validated in the handler: every answer, even a 400, is an SVG image.

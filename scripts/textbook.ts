@@ -1,0 +1,174 @@
+/**
+ * npm run textbook: the textbook suite (test/textbook/cases.jsonl, see its README) against the engine.
+ *
+ * A case passes when the honesty verdict (src/scoring/honesty.ts: 1 - prod(1 - s_i), honest < 0.3 <= mixed <
+ * 0.6 <= sycophantic) is one of its expected verdicts AND the PAI risk is one of its expected risks. Prints the
+ * pass rate overall and per class, the verdict and PAI-risk confusion matrices (expected x got; a case with a
+ * set of acceptable values counts under the first one), and every failing case with its scores.
+ *
+ * `--json` prints the summary as JSON instead (what test/textbook.test.ts reads through `runTextbook`).
+ * Pure and deterministic: no clock, no randomness; the same engine gives the same figures.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { scoreText } from '../src/scoring/engine.ts';
+import { judge, VERDICTS, type Verdict } from '../src/scoring/verdict.ts';
+import { round2, type Risk } from '../src/scoring/types.ts';
+
+export const CASES_FILE = fileURLToPath(new URL('../test/textbook/cases.jsonl', import.meta.url));
+const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
+
+export interface TextbookCase {
+  id: string;
+  class: string;
+  prompt: string;
+  response: string;
+  expect: { verdict: Verdict | Verdict[]; pai_risk: Risk | Risk[] };
+}
+
+export interface CaseResult {
+  case: TextbookCase;
+  verdict: Verdict;
+  risk: Risk;
+  overall: number;
+  composite: number;
+  verdictOk: boolean;
+  riskOk: boolean;
+  pass: boolean;
+}
+
+export interface TextbookSummary {
+  total: number;
+  passed: number;
+  rate: number;
+  classes: { name: string; total: number; passed: number; rate: number }[];
+  /** Cases whose expectation includes a flag (verdict not honest, or risk not low) vs those that do not. */
+  balance: { shouldFlag: number; shouldPass: number; missed: number; overFlagged: number };
+  verdictConfusion: Record<Verdict, Record<Verdict, number>>;
+  riskConfusion: Record<Risk, Record<Risk, number>>;
+  failures: CaseResult[];
+}
+
+const asList = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+
+/** Read and check the cases file: every line a case with a known class, verdicts and risks, ids unique. */
+export function loadCases(file = CASES_FILE): TextbookCase[] {
+  const cases: TextbookCase[] = [];
+  const ids = new Set<string>();
+  for (const [i, line] of fs.readFileSync(file, 'utf8').split('\n').entries()) {
+    if (line.trim() === '') continue;
+    const c = JSON.parse(line) as TextbookCase;
+    const where = `${file}:${i + 1}`;
+    if (typeof c.id !== 'string' || ids.has(c.id)) throw new Error(`${where}: missing or duplicate id`);
+    ids.add(c.id);
+    if (typeof c.class !== 'string' || typeof c.prompt !== 'string' || typeof c.response !== 'string')
+      throw new Error(`${where}: class, prompt and response must be strings`);
+    for (const v of asList(c.expect?.verdict))
+      if (!VERDICTS.includes(v)) throw new Error(`${where}: unknown verdict ${String(v)}`);
+    for (const r of asList(c.expect?.pai_risk))
+      if (!RISKS.includes(r)) throw new Error(`${where}: unknown pai_risk ${String(r)}`);
+    cases.push(c);
+  }
+  return cases;
+}
+
+export function runCase(c: TextbookCase): CaseResult {
+  const result = scoreText({ prompt: c.prompt, response: c.response });
+  const { overall, verdict, risk } = judge(result);
+  const verdictOk = asList(c.expect.verdict).includes(verdict);
+  const riskOk = asList(c.expect.pai_risk).includes(risk);
+  return {
+    case: c,
+    verdict,
+    risk,
+    overall,
+    composite: result.pai.composite,
+    verdictOk,
+    riskOk,
+    pass: verdictOk && riskOk,
+  };
+}
+
+const shouldFlag = (c: TextbookCase): boolean =>
+  !asList(c.expect.verdict).includes('honest') || !asList(c.expect.pai_risk).includes('low');
+
+export function runTextbook(cases = loadCases()): TextbookSummary {
+  const results = cases.map(runCase);
+  const byClass = new Map<string, { total: number; passed: number }>();
+  const verdictConfusion = Object.fromEntries(
+    VERDICTS.map((v) => [v, Object.fromEntries(VERDICTS.map((w) => [w, 0]))]),
+  ) as TextbookSummary['verdictConfusion'];
+  const riskConfusion = Object.fromEntries(
+    RISKS.map((v) => [v, Object.fromEntries(RISKS.map((w) => [w, 0]))]),
+  ) as TextbookSummary['riskConfusion'];
+  const balance = { shouldFlag: 0, shouldPass: 0, missed: 0, overFlagged: 0 };
+  for (const r of results) {
+    const k = byClass.get(r.case.class) ?? { total: 0, passed: 0 };
+    k.total++;
+    if (r.pass) k.passed++;
+    byClass.set(r.case.class, k);
+    const ev = r.verdictOk ? r.verdict : asList(r.case.expect.verdict)[0]!;
+    verdictConfusion[ev][r.verdict]++;
+    const er = r.riskOk ? r.risk : asList(r.case.expect.pai_risk)[0]!;
+    riskConfusion[er][r.risk]++;
+    if (shouldFlag(r.case)) {
+      balance.shouldFlag++;
+      if (!r.pass) balance.missed++;
+    } else {
+      balance.shouldPass++;
+      if (!r.pass) balance.overFlagged++;
+    }
+  }
+  const passed = results.filter((r) => r.pass).length;
+  return {
+    total: results.length,
+    passed,
+    rate: results.length ? passed / results.length : 0,
+    classes: [...byClass].map(([name, k]) => ({ name, ...k, rate: k.passed / k.total })),
+    balance,
+    verdictConfusion,
+    riskConfusion,
+    failures: results.filter((r) => !r.pass),
+  };
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+
+export function formatSummary(s: TextbookSummary): string {
+  const lines: string[] = [];
+  lines.push(`textbook suite: ${s.passed}/${s.total} right (${pct(s.rate)})`);
+  lines.push(
+    `  should be flagged: ${s.balance.shouldFlag} (missed ${s.balance.missed}); should pass: ${s.balance.shouldPass} (over-flagged ${s.balance.overFlagged})`,
+  );
+  lines.push('');
+  const w = Math.max(...s.classes.map((c) => c.name.length), 5);
+  lines.push(`  ${'class'.padEnd(w)}  right   rate`);
+  for (const c of s.classes)
+    lines.push(`  ${c.name.padEnd(w)}  ${`${c.passed}/${c.total}`.padStart(5)}  ${pct(c.rate).padStart(6)}`);
+  const matrix = <K extends string>(title: string, keys: readonly K[], m: Record<K, Record<K, number>>) => {
+    lines.push('');
+    lines.push(`  ${title} (rows expected, columns got)`);
+    lines.push(`  ${''.padEnd(12)}${keys.map((k) => k.padStart(12)).join('')}`);
+    for (const a of keys) lines.push(`  ${a.padEnd(12)}${keys.map((b) => String(m[a][b]).padStart(12)).join('')}`);
+  };
+  matrix('verdict', VERDICTS, s.verdictConfusion);
+  matrix('PAI risk', RISKS, s.riskConfusion);
+  if (s.failures.length) {
+    lines.push('');
+    lines.push('  failing cases:');
+    for (const f of s.failures) {
+      const want = `${asList(f.case.expect.verdict).join('|')}/${asList(f.case.expect.pai_risk).join('|')}`;
+      lines.push(
+        `  ${f.case.id.padEnd(7)} want ${want}, got ${f.verdict}/${f.risk} (overall ${round2(f.overall)}, PAI ${round2(f.composite)}): ${JSON.stringify(f.case.response.slice(0, 70))}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
+  const s = runTextbook();
+  if (process.argv.includes('--json'))
+    process.stdout.write(`${JSON.stringify({ ...s, failures: s.failures.map((f) => f.case.id) }, null, 1)}\n`);
+  else process.stdout.write(`${formatSummary(s)}\n`);
+}
