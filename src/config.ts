@@ -20,6 +20,12 @@
  * | SVC_EMAIL_FROM | svc <noreply@localhost> | sender address |
  * | SVC_ADMIN_EMAIL | (none) | where admin notifications go |
  * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store |
+ * | SVC_LLM_URL | (none) | base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1; with SVC_LLM_MODEL it turns on the model council and the model honest rewrite. Set by the operator, so private and loopback addresses are allowed |
+ * | SVC_LLM_MODEL | (none) | the model name sent to that API; needed with SVC_LLM_URL |
+ * | SVC_LLM_API_KEY | (none) | bearer key for that API (secret, optional) |
+ * | SVC_LLM_TIMEOUT_MS | 30000 | time limit of one model call (1000-600000); a council member that times out is retried once, then counted out |
+ * | SVC_LLM_CONCURRENCY | 12 | most model calls of one council round in flight at once (1-64) |
+ * | SVC_COUNCIL_HOURLY_LIMIT | 60 | POST /api/council calls per key (or, refused keyless attempts, per IP) per hour |
  */
 import path from 'node:path';
 
@@ -48,6 +54,18 @@ export interface Config {
     admin?: string;
   };
   signingKey?: string;
+  /** The operator's model (OpenAI-compatible); absent: the heuristic council and the deterministic rewrite answer. */
+  llm?: LlmConfig;
+  council: { hourlyLimit: number };
+}
+
+export interface LlmConfig {
+  baseUrl: string;
+  model: string;
+  /** Secret: never logged or printed. */
+  apiKey?: string;
+  timeoutMs: number;
+  concurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -92,6 +110,22 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy | null {
   return { header: m[1]!.toLowerCase(), hops: Number(m[2]) };
 }
 
+/** SVC_LLM_URL and SVC_LLM_MODEL together turn the model on; one without the other is a mistake worth stopping for. */
+export function parseLlm(env: NodeJS.ProcessEnv): LlmConfig | undefined {
+  const baseUrl = env.SVC_LLM_URL || undefined;
+  const model = env.SVC_LLM_MODEL || undefined;
+  if (!baseUrl && !model) return undefined;
+  if (!baseUrl) throw new ConfigError('SVC_LLM_MODEL needs SVC_LLM_URL (the base URL of an OpenAI-compatible API)');
+  if (!model) throw new ConfigError('SVC_LLM_URL needs SVC_LLM_MODEL (the model name to ask for)');
+  return {
+    baseUrl: url('SVC_LLM_URL', baseUrl),
+    model,
+    apiKey: env.SVC_LLM_API_KEY || undefined,
+    timeoutMs: int(env, 'SVC_LLM_TIMEOUT_MS', 30_000, 1000, 600_000),
+    concurrency: int(env, 'SVC_LLM_CONCURRENCY', 12, 1, 64),
+  };
+}
+
 /** Build the frozen config from an environment (process.env in main; a plain object in tests). */
 export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -126,6 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Co
       admin: env.SVC_ADMIN_EMAIL || undefined,
     },
     signingKey: env.SVC_SIGNING_KEY || undefined,
+    llm: parseLlm(env),
+    council: { hourlyLimit: int(env, 'SVC_COUNCIL_HOURLY_LIMIT', 60, 1, 1_000_000) },
   };
   return Object.freeze(cfg);
 }
