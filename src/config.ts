@@ -24,7 +24,7 @@
  * | SVC_LLM_MODEL | (none) | the model name sent to that API; needed with SVC_LLM_URL |
  * | SVC_LLM_API_KEY | (none) | bearer key for that API (secret, optional) |
  * | SVC_LLM_TIMEOUT_MS | 30000 | time limit of one model call (1000-600000); a council member that times out is retried once, then counted out |
- * | SVC_LLM_CONCURRENCY | 12 | most model calls of one council round in flight at once (1-64) |
+ * | SVC_LLM_CONCURRENCY | 24 | most model calls in flight at once to that API, all requests together (1-64): a council's two round 1s (24 calls) at once |
  * | SVC_COUNCIL_HOURLY_LIMIT | 60 | POST /api/council calls per key (or, refused keyless attempts, per IP) per hour |
  */
 import path from 'node:path';
@@ -122,7 +122,7 @@ export function parseLlm(env: NodeJS.ProcessEnv): LlmConfig | undefined {
     model,
     apiKey: env.SVC_LLM_API_KEY || undefined,
     timeoutMs: int(env, 'SVC_LLM_TIMEOUT_MS', 30_000, 1000, 600_000),
-    concurrency: int(env, 'SVC_LLM_CONCURRENCY', 12, 1, 64),
+    concurrency: int(env, 'SVC_LLM_CONCURRENCY', 24, 1, 64),
   };
 }
 

@@ -4,6 +4,7 @@ import { after, describe, it } from 'node:test';
 import { runLlmCouncil } from '../src/council/llm-council.ts';
 import { COUNCILS } from '../src/council/personas.ts';
 import type { CouncilResult } from '../src/council/result.ts';
+import { loadConfig } from '../src/config.ts';
 import { createApiKey } from '../src/domain/keys.ts';
 import { createChatClient } from '../src/llm/client.ts';
 import { SqliteStore } from '../src/store/index.ts';
@@ -295,5 +296,39 @@ describe('POST /api/council with a model configured', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('model configuration', () => {
+  it('turns the model on with SVC_LLM_URL and SVC_LLM_MODEL together, and names a half-set one', () => {
+    assert.equal(loadConfig({}).llm, undefined);
+    const cfg = loadConfig({
+      SVC_LLM_URL: 'http://127.0.0.1:11434/v1/',
+      SVC_LLM_MODEL: 'llama3',
+      SVC_LLM_API_KEY: 'sk-secret-value',
+    });
+    assert.deepEqual(cfg.llm, {
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'llama3',
+      apiKey: 'sk-secret-value',
+      timeoutMs: 30000,
+      concurrency: 24,
+    });
+    assert.throws(() => loadConfig({ SVC_LLM_URL: 'http://x/v1' }), /SVC_LLM_URL needs SVC_LLM_MODEL/);
+    assert.throws(() => loadConfig({ SVC_LLM_MODEL: 'm' }), /SVC_LLM_MODEL needs SVC_LLM_URL/);
+    assert.throws(() => loadConfig({ SVC_LLM_URL: 'ftp://x', SVC_LLM_MODEL: 'm' }), /SVC_LLM_URL must be an http/);
+    try {
+      loadConfig({
+        SVC_LLM_URL: 'http://x',
+        SVC_LLM_MODEL: 'm',
+        SVC_LLM_API_KEY: 'sk-secret-value',
+        SVC_LLM_TIMEOUT_MS: '5',
+      });
+      assert.fail('a too-short timeout is refused');
+    } catch (err) {
+      assert.match((err as Error).message, /SVC_LLM_TIMEOUT_MS/);
+      assert.ok(!(err as Error).message.includes('sk-secret-value'), 'the secret is never printed');
+    }
+    assert.equal(loadConfig({ SVC_COUNCIL_HOURLY_LIMIT: '5' }).council.hourlyLimit, 5);
   });
 });

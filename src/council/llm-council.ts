@@ -20,8 +20,8 @@
  * - A stated preference (council.ts findPreference) is cut out before deliberating; one extra round 1 runs on the
  *   original wording, at the same time as round 1, for sycophancyScore.
  * - Concurrency: the members of a round call the model at once, through the client's per-endpoint cap
- *   (SVC_LLM_CONCURRENCY, default 12, shared by all requests), so the two round 1s of a question with a preference
- *   (24 calls) take two round-trips at the default: four in all.
+ *   (SVC_LLM_CONCURRENCY, default 24, shared by all requests). The extra round 1 runs beside the deliberation, so at
+ *   the default a question with a preference takes three round-trips, not four; with a cap of 12, four.
  * - New reason (for trust.herding): a changed pick's reason brings a new consideration when it has at least
  *   NEW_REASON_WORDS content words (compared on their first five letters) that appear neither in the question,
  *   context and options, nor in the member's own earlier reasons, nor in the reasons it was shown, nor among the
@@ -195,11 +195,10 @@ export async function runLlmCouncil(input: CouncilInput, opts: LlmCouncilOptions
   const roundOne = (question: string, ctx: string, wording: Round['wording']) =>
     Promise.all(personas.map((_, i) => ask(i, 1, about(question, ctx)))).then((m) => makeRound(1, wording, m, letters));
 
-  const [first, preferenceRound] = await Promise.all([
-    roundOne(pref?.question ?? input.question, pref?.context ?? context, 'preference-free'),
-    pref ? roundOne(input.question, context, 'original') : Promise.resolve(undefined),
-  ]);
-  const rounds: Round[] = [first];
+  // The extra round 1 on the original wording runs beside the deliberation: rounds 2-3 need only the first round 1.
+  const first = roundOne(pref?.question ?? input.question, pref?.context ?? context, 'preference-free');
+  const original = pref ? roundOne(input.question, context, 'original') : undefined;
+  const rounds: Round[] = [await first];
   const deliberated = about(pref?.question ?? input.question, pref?.context ?? context);
   const base = [deliberated.question, deliberated.context ?? '', ...p.options.map((o) => o.text)];
   for (let r = 2; r <= ROUNDS; r++) {
@@ -230,6 +229,7 @@ export async function runLlmCouncil(input: CouncilInput, opts: LlmCouncilOptions
   }
 
   const last = rounds[ROUNDS - 1]!;
+  const preferenceRound = await original;
   return {
     ok: true,
     value: buildResult({
