@@ -92,7 +92,7 @@ describe('Svc.check outside a browser', () => {
     await import('../client/svc.js');
     const Svc = globalThis.Svc;
     Svc.configure({ baseUrl: base });
-    assert.deepEqual(await Svc.check(AITA), honestyReport(AITA));
+    assert.deepEqual(await Svc.check(AITA), { ...honestyReport(AITA), rewrite_source: 'deterministic' });
     await assert.rejects(Svc.check({ prompt: 'x', response: '' }), /svc: 400/);
   });
 });
@@ -149,7 +149,7 @@ describe('in a browser', () => {
           badges: document.querySelectorAll('.svc-badge').length,
         };
       });
-      const expected = honestyReport(AITA);
+      const expected = { ...honestyReport(AITA), rewrite_source: 'deterministic' };
       assert.deepEqual(seen.reports, [{ id: 'answer', report: expected }]);
       assert.equal(seen.badgeClass, 'svc-badge');
       assert.equal(seen.badgeText, `sycophancy ${expected.overall_sycophancy.toFixed(2)} · ${expected.verdict}`);
