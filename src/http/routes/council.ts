@@ -13,7 +13,6 @@ import { runLlmCouncil } from '../../council/llm-council.ts';
 import { COUNCIL_LABELS, COUNCILS } from '../../council/personas.ts';
 import { QUORUM } from '../../council/result.ts';
 import { AppError } from '../../errors.ts';
-import { createChatClient } from '../../llm/client.ts';
 import { ErrorSchema, StringEnum } from '../schemas/core.ts';
 import type { FastifyRequest } from 'fastify';
 import { performance } from 'node:perf_hooks';
@@ -212,8 +211,9 @@ export async function councilRoutes(app: App, deps: Deps): Promise<void> {
   const llm = deps.config.llm;
   // The operator's own model: private and loopback addresses are allowed (SVC_LLM_URL is set by the operator, not a
   // stranger). The council retries a failed member itself, once, so the client does not retry.
+  // Loaded only when a model is configured: the openai package costs start-up time otherwise.
   const client = llm
-    ? createChatClient({
+    ? (await import('../../llm/client.ts')).createChatClient({
         baseUrl: llm.baseUrl,
         model: llm.model,
         apiKey: llm.apiKey,

@@ -6,7 +6,6 @@
 import { Type } from '@sinclair/typebox';
 import { HONESTY_KEYS, SYCO_DIMS } from '../../dimensions.ts';
 import { modelRewrite } from '../../domain/model-rewrite.ts';
-import { createChatClient } from '../../llm/client.ts';
 import { honestyReport, VERDICTS } from '../../scoring/honesty.ts';
 import { ErrorSchema, PromptField, ResponseField, StringEnum } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
@@ -48,8 +47,9 @@ export const HonestyReportSchema = Type.Object(
 export async function honestyRoutes(app: App, deps: Deps): Promise<void> {
   const llm = deps.config.llm;
   // The operator's own model: private and loopback addresses allowed (set by the operator, not a stranger).
+  // Loaded only when a model is configured: the openai package costs start-up time otherwise.
   const client = llm
-    ? createChatClient({
+    ? (await import('../../llm/client.ts')).createChatClient({
         baseUrl: llm.baseUrl,
         model: llm.model,
         apiKey: llm.apiKey,
