@@ -290,7 +290,7 @@ describe('POST /api/council with a model configured', () => {
       const requests = fake.requests.length;
       const poor = await post(FUND);
       assert.equal(poor.statusCode, 429);
-      assert.equal(poor.json().code, 'allowance_exhausted');
+      assert.equal(poor.json().code, 'rate_limited');
       assert.match(poor.json().error, /has 1 calls of its allowance left.*takes 3/);
       assert.equal(fake.requests.length, requests, 'no model call for a refused council');
     } finally {

@@ -294,7 +294,7 @@ export async function councilRoutes(app: App, deps: Deps): Promise<void> {
     const extra = Math.ceil(planned / CALLS_PER_UNIT) - 1;
     const refuse = (left: number) =>
       new AppError(
-        'allowance_exhausted',
+        'rate_limited',
         `Call allowance too low: this API key has ${left} calls of its allowance left, and a model council call on this ` +
           `question takes ${extra + 1} (one per ${CALLS_PER_UNIT} model calls). Ask the operator to raise it.`,
       );
