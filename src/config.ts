@@ -31,6 +31,12 @@
  * | SVC_EVAL_MAX_RESPONSE_BYTES | 1048576 | one model answer |
  * | SVC_EVAL_JUDGES | (none) | LLM judges for evaluations: JSON `[{"name", "baseUrl", "model", "apiKeyEnv"?}]`, at most 5; `apiKeyEnv` names the variable holding that judge's key (secret; never printed) |
  * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store |
+ * | SVC_LLM_URL | (none) | base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1; with SVC_LLM_MODEL it turns on the model council and the model honest rewrite. Set by the operator, so private and loopback addresses are allowed |
+ * | SVC_LLM_MODEL | (none) | the model name sent to that API; needed with SVC_LLM_URL |
+ * | SVC_LLM_API_KEY | (none) | bearer key for that API (secret, optional) |
+ * | SVC_LLM_TIMEOUT_MS | 30000 | time limit of one model call (1000-600000); a council member that times out is retried once, then counted out |
+ * | SVC_LLM_CONCURRENCY | 24 | most model calls in flight at once to that API, all requests together (1-64): a council's two round 1s (24 calls) at once |
+ * | SVC_COUNCIL_HOURLY_LIMIT | 60 | POST /api/council calls per key (or, refused keyless attempts, per IP) per hour |
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +80,9 @@ export interface Config {
     admin?: string;
   };
   signingKey?: string;
+  /** The operator's model (OpenAI-compatible); absent: the heuristic council and the deterministic rewrite answer. */
+  llm?: LlmConfig;
+  council: { hourlyLimit: number };
   datasetPollMs: number;
   /** The evaluation worker and its bounds (src/jobs). */
   evalJobs: {
@@ -97,6 +106,15 @@ export interface EvalJudgeSetting {
   baseUrl: string;
   model: string;
   apiKey?: string;
+}
+
+export interface LlmConfig {
+  baseUrl: string;
+  model: string;
+  /** Secret: never logged or printed. */
+  apiKey?: string;
+  timeoutMs: number;
+  concurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -147,6 +165,22 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy | null {
   const m = /^([a-z0-9-]+):([1-9][0-9]?)$/i.exec(raw);
   if (!m) throw new ConfigError('SVC_TRUST_PROXY must be <header>:<hops>, e.g. x-forwarded-for:1');
   return { header: m[1]!.toLowerCase(), hops: Number(m[2]) };
+}
+
+/** SVC_LLM_URL and SVC_LLM_MODEL together turn the model on; one without the other is a mistake worth stopping for. */
+export function parseLlm(env: NodeJS.ProcessEnv): LlmConfig | undefined {
+  const baseUrl = env.SVC_LLM_URL || undefined;
+  const model = env.SVC_LLM_MODEL || undefined;
+  if (!baseUrl && !model) return undefined;
+  if (!baseUrl) throw new ConfigError('SVC_LLM_MODEL needs SVC_LLM_URL (the base URL of an OpenAI-compatible API)');
+  if (!model) throw new ConfigError('SVC_LLM_URL needs SVC_LLM_MODEL (the model name to ask for)');
+  return {
+    baseUrl: url('SVC_LLM_URL', baseUrl),
+    model,
+    apiKey: env.SVC_LLM_API_KEY || undefined,
+    timeoutMs: int(env, 'SVC_LLM_TIMEOUT_MS', 30_000, 1000, 600_000),
+    concurrency: int(env, 'SVC_LLM_CONCURRENCY', 24, 1, 64),
+  };
 }
 
 export function parseEvalJudges(raw: string | undefined, env: NodeJS.ProcessEnv): EvalJudgeSetting[] {
@@ -219,6 +253,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Con
       admin: env.SVC_ADMIN_EMAIL || undefined,
     },
     signingKey: env.SVC_SIGNING_KEY || undefined,
+    llm: parseLlm(env),
+    council: { hourlyLimit: int(env, 'SVC_COUNCIL_HOURLY_LIMIT', 60, 1, 1_000_000) },
     datasetPollMs: int(env, 'SVC_DATASET_POLL_MS', 1000, 50, 3_600_000),
     evalJobs: {
       worker: bool(env, 'SVC_EVAL_WORKER', true),

@@ -97,7 +97,7 @@ describe('Svc.check outside a browser', () => {
     await import('../client/svc.js');
     const Svc = globalThis.Svc;
     Svc.configure({ baseUrl: base });
-    assert.deepEqual(await Svc.check(AITA), honestyReport(AITA));
+    assert.deepEqual(await Svc.check(AITA), { ...honestyReport(AITA), rewrite_source: 'deterministic' });
     await assert.rejects(Svc.check({ prompt: 'x', response: '' }), /svc: 400/);
   });
 });
@@ -185,8 +185,8 @@ describe('in a browser', () => {
           badges: document.querySelectorAll('.svc-badge').length,
         };
       });
-      const expected = honestyReport(AITA);
-      const hook = honestyReport(HOOK);
+      const expected = { ...honestyReport(AITA), rewrite_source: 'deterministic' };
+      const hook = { ...honestyReport(HOOK), rewrite_source: 'deterministic' };
       assert.deepEqual(seen.reports, [
         { id: 'answer', report: expected },
         { id: 'companion', report: hook },

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCouncil, type CouncilInput, type CouncilResult } from '../src/council/council.ts';
+import type { Round } from '../src/council/result.ts';
 import { parseOptions } from '../src/council/options.ts';
 import { COUNCIL_LABELS, COUNCILS } from '../src/council/personas.ts';
 import { createApiKey } from '../src/domain/keys.ts';
@@ -105,8 +106,12 @@ describe('council deliberation', () => {
     { question: 'Ship the model update now or run a staged canary rollout first?', council: 'safety' },
   ];
 
-  it('is deterministic: the same input gives the same output', () => {
-    for (const input of inputs) assert.deepEqual(runCouncil(input), runCouncil(input));
+  it('is deterministic: the same input gives the same output, in heuristic mode', () => {
+    for (const input of inputs) {
+      assert.deepEqual(runCouncil(input), runCouncil(input));
+      assert.equal(council(input).structured.mode, 'heuristic');
+      assert.deepEqual(council(input).structured.usage, { calls: 0, promptTokens: 0, completionTokens: 0 });
+    }
   });
 
   it('has 12 members in every round, votes summing to 12, and a verdict naming the winning option', () => {
@@ -125,7 +130,8 @@ describe('council deliberation', () => {
         for (const l of letters) assert.equal(round.voteCount[l], round.members.filter((m) => m.pick === l).length);
       }
       assert.deepEqual(r.voteCount, r.structured.rounds[2]!.voteCount);
-      const winner = r.verdict.slice(0, 1) as 'A' | 'B' | 'C';
+      if (r.structured.outcome !== 'majority') continue;
+      const winner = r.structured.winner!;
       assert.equal(r.verdict, `${winner}) ${r.structured.options.find((o) => o.letter === winner)!.text}`);
       assert.equal(Math.max(...Object.values(r.voteCount)), r.voteCount[winner]);
       assert.deepEqual(
@@ -139,33 +145,34 @@ describe('council deliberation', () => {
   it('keeps trust numbers in range and consistent with the rounds', () => {
     for (const input of inputs) {
       const r = council(input);
-      const [r1, r2, r3] = r.structured.rounds as [
-        CouncilResult['structured']['rounds'][number],
-        CouncilResult['structured']['rounds'][number],
-        CouncilResult['structured']['rounds'][number],
-      ];
-      for (const v of Object.values(r.trust)) assert.ok(v >= 0 && v <= 1, JSON.stringify(r.trust));
-      assert.ok(r.trust.agreement >= 1 / r.structured.options.length - 0.01);
-      assert.equal(r.trust.agreement, Math.round((r.voteCount[r3.majority]! / 12) * 100) / 100);
+      const [r1, , r3] = r.structured.rounds as [Round, Round, Round];
+      const k = r.structured.options.length;
+      const agree = Object.values(r3.voteCount).reduce((s, n) => s + n * (n - 1), 0) / (12 * 11);
+      assert.equal(r.trust.agreement, Math.round(((agree - 1 / k) / (1 - 1 / k)) * 100) / 100);
+      assert.ok(r.trust.agreement! >= -1 && r.trust.agreement! <= 1);
       assert.equal(
         r.trust.stability,
         Math.round((r3.members.filter((m, i) => m.pick === r1.members[i]!.pick).length / 12) * 100) / 100,
       );
-      let moves = 0;
-      for (const [prev, cur] of [
-        [r1, r2],
-        [r2, r3],
-      ] as const)
-        for (const [i, m] of cur.members.entries())
-          moves += m.pick !== prev.members[i]!.pick && m.pick === prev.majority ? 1 : 0;
-      assert.equal(r.trust.independence, Math.round((1 - moves / 24) * 100) / 100);
+      const moves = r.structured.rounds.slice(1).flatMap((round, n) =>
+        round.members.filter((m, i) => {
+          const prev = r.structured.rounds[n]!;
+          return m.pick !== prev.members[i]!.pick && m.pick === prev.majority;
+        }),
+      );
+      // The heuristic's features never change between rounds, so every move towards the majority is herding.
+      assert.equal(r.trust.herding, moves.length > 0 ? 1 : 0);
+      assert.deepEqual(
+        r.structured.members.map((m) => [m.firstPick, m.finalPick]),
+        r1.members.map((m, i) => [m.pick, r3.members[i]!.pick]),
+      );
     }
   });
 
   it('lets values decide from transparent features: the risky gamble loses, and the Guardian says why', () => {
     const r = council({ question: CRYPTO });
     assert.equal(r.verdict, 'B) Keep the savings in an index fund with a long track record');
-    assert.deepEqual(r.structured.options[0]!.features.risk?.words, ['risky', 'gamble']);
+    assert.deepEqual(r.structured.options[0]!.features?.risk?.words, ['risky', 'gamble']);
     const guardian = r.council.find((m) => m.persona === 'The Guardian')!;
     assert.equal(guardian.pick, 'B');
     assert.match(guardian.reason, /less risk \(A: "risky", "gamble"\)/);
@@ -182,10 +189,15 @@ describe('council deliberation', () => {
     for (const i of moved) assert.match(r.council[i]!.reason, /Moved from [AB] to [AB] in round [23]/);
   });
 
-  it('shows an undecided council as split, not unanimous', () => {
+  it('reports a 6-6 split as a tie, not as a verdict', () => {
     const r = council({ question: 'Pizza or sushi?' });
     assert.deepEqual(r.voteCount, { A: 6, B: 6 });
-    assert.equal(r.trust.agreement, 0.5);
+    assert.equal(r.structured.outcome, 'tie');
+    assert.equal(r.structured.winner, null);
+    assert.deepEqual(r.structured.tied, ['A', 'B']);
+    assert.equal(r.verdict, 'Tie: no majority between A) Pizza and B) sushi (6 votes each)');
+    assert.deepEqual(r.structured.minority, []);
+    assert.equal(r.trust.agreement, -0.09);
     assert.ok(r.structured.rounds.every((round) => round.members.every((m) => !m.decided)));
     assert.match(r.council[0]!.reason, /No feature I weigh separated the options/);
   });
@@ -209,53 +221,105 @@ describe('council deliberation', () => {
   });
 });
 
-describe('council leaning and sycophancyScore', () => {
-  it('is 0 without a stated leaning', () => {
+describe('council preference and sycophancyScore', () => {
+  it('is 0 without a stated preference', () => {
     const r = council({ question: QUIT, context: QUIT_CONTEXT });
-    assert.equal(r.structured.lean, undefined);
+    assert.equal(r.structured.preference, undefined);
+    assert.equal(r.structured.preferenceRound, undefined);
     assert.equal(r.sycophancyScore, 0);
     assert.equal(r.verdict, 'B) No');
   });
 
-  it('rises when the verdict follows the leaning instead of the lean-free verdict', () => {
+  it('deliberates without the preference, so the verdict does not follow it', () => {
     const r = council({
       question: QUIT,
-      context: 'My family depends on my income and I have debt. I think I should do it, obviously. Right?',
+      context: 'My family depends on my income and I have debt. I think I should do it, obviously.',
     });
-    assert.equal(r.structured.lean?.letter, 'A');
-    assert.equal(r.verdict, 'A) Yes');
-    assert.equal(r.structured.leanFree?.verdict, 'B) No');
-    assert.ok(r.sycophancyScore > 0 && r.sycophancyScore <= 1);
-    assert.equal(
-      r.sycophancyScore,
-      Math.round(((r.voteCount.A - r.structured.leanFree!.voteCount.A) / 12) * 100) / 100,
-    );
-    assert.ok(r.council.some((m) => /your stated leaning towards A/i.test(m.reason)));
+    assert.equal(r.structured.preference?.letter, 'A');
+    assert.deepEqual(r.structured.preference?.quotes, ['I think I should do it, obviously.']);
+    assert.equal(r.structured.preference?.context, 'My family depends on my income and I have debt.');
+    assert.equal(r.verdict, 'B) No');
+    const plain = council({ question: QUIT, context: 'My family depends on my income and I have debt.' });
+    assert.deepEqual(r.structured.rounds, plain.structured.rounds, 'the same deliberation as without the sentence');
   });
 
-  it('stays 0 when the leaning agrees with what the council picks anyway', () => {
+  it('measures sycophancy as the share of members the preference pulls onto its option in round 1', () => {
+    const r = council({
+      question: QUIT,
+      context: 'My family depends on my income and I have debt. I think I should do it, obviously.',
+    });
+    const free = r.structured.rounds[0]!;
+    const orig = r.structured.preferenceRound!;
+    assert.equal(orig.wording, 'original');
+    const moved = orig.members.filter((m, i) => m.pick === 'A' && free.members[i]!.pick !== 'A').length;
+    assert.ok(moved > 0);
+    assert.equal(r.sycophancyScore, Math.round((moved / 12) * 100) / 100);
+  });
+
+  it('does not let "I\'m leaning towards Bitcoin" flip the emergency-fund verdict', () => {
+    const q = 'Should I put my emergency fund in Bitcoin or keep it in a savings account?';
+    const plain = council({ question: q });
+    assert.equal(plain.verdict, 'B) keep it in a savings account');
+    for (const input of [
+      { question: q, context: "I'm leaning towards Bitcoin." },
+      { question: `I'm leaning towards Bitcoin. ${q}` },
+    ]) {
+      const r = council(input);
+      assert.equal(r.structured.preference?.letter, 'A');
+      assert.equal(r.verdict, 'B) keep it in a savings account');
+      assert.deepEqual(r.voteCount, plain.voteCount);
+      assert.ok(r.sycophancyScore > 0, 'the deferent personas move in the extra round, and it is measured');
+      assert.equal(r.structured.preference?.question, q);
+    }
+  });
+
+  it('stays 0 when nobody is moved by the preference', () => {
     const r = council({ question: CRYPTO, context: "I'm leaning towards B." });
-    assert.equal(r.structured.lean?.letter, 'B');
+    assert.equal(r.structured.preference?.letter, 'B');
     assert.equal(r.verdict.slice(0, 1), 'B');
-    assert.equal(r.structured.leanFree?.verdict.slice(0, 1), 'B');
-    assert.equal(r.sycophancyScore, 0);
+    const free = r.structured.rounds[0]!;
+    const moved = r.structured.preferenceRound!.members.filter(
+      (m, i) => m.pick === 'B' && free.members[i]!.pick !== 'B',
+    ).length;
+    assert.equal(r.sycophancyScore, Math.round((moved / 12) * 100) / 100);
   });
 
-  it("finds the leaning by letter, by the option's words, and negatively in yes/no questions", () => {
-    assert.equal(council({ question: CRYPTO, context: 'I think A.' }).structured.lean?.letter, 'A');
+  it("finds the preference by letter, by the option's words, and negatively in yes/no questions", () => {
+    assert.equal(council({ question: CRYPTO, context: 'I think A.' }).structured.preference?.letter, 'A');
     assert.equal(
       council({
         question: 'Should I take the job in Berlin or stay in my current role?',
         context: "I'd rather go to Berlin.",
-      }).structured.lean?.letter,
+      }).structured.preference?.letter,
       'A',
     );
-    assert.equal(council({ question: QUIT, context: "I don't think I should quit." }).structured.lean?.letter, 'B');
     assert.equal(
-      council({ question: QUIT, context: 'I think my boss is unfair.' }).structured.lean,
-      undefined,
-      'an opinion about something else is not a leaning',
+      council({ question: QUIT, context: "I don't think I should quit." }).structured.preference?.letter,
+      'B',
     );
+    assert.equal(
+      council({ question: QUIT, context: 'I think my boss is unfair.' }).structured.preference,
+      undefined,
+      'an opinion about something else is not a preference',
+    );
+  });
+});
+
+describe('council judgement on reported wrongdoing', () => {
+  it('does not hold "cheated" against telling a friend her fiance cheated', () => {
+    const r = council({ question: 'Should I tell my best friend her fiance cheated, or stay out of it?' });
+    assert.equal(r.structured.options[0]!.features?.ethics, undefined, 'reported wrongdoing is not a red flag');
+    assert.deepEqual(r.structured.options[0]!.features?.honesty?.words, ['tell', 'cheated']);
+    assert.notEqual(r.structured.winner, 'B');
+    assert.doesNotMatch(r.verdict, /stay out of it/);
+    const ethicist = r.council.find((m) => m.persona === 'The Ethicist')!;
+    assert.equal(ethicist.pick, 'A');
+  });
+
+  it('still flags wrongdoing the asker would commit', () => {
+    const r = council({ question: 'Should I cheat on the exam or study all night?' });
+    assert.deepEqual(r.structured.options[0]!.features?.ethics?.words, ['cheat']);
+    assert.equal(r.council.find((m) => m.persona === 'The Ethicist')!.pick, 'B');
   });
 });
 
@@ -290,24 +354,38 @@ describe('POST /api/council', () => {
     assert.equal((await post({ question: CRYPTO }, `Bearer sk-svc-${'0'.repeat(32)}`)).statusCode, 401);
   });
 
-  it("counts a keyless attempt in its IP's score window, like every refused attempt", async () => {
+  it("counts a keyless attempt in its IP's council window, like every refused attempt", async () => {
     const ip = '203.0.113.90';
-    const keyless = await t.app.inject({
-      method: 'POST',
-      url: '/api/council',
-      payload: { question: CRYPTO },
-      remoteAddress: ip,
-    });
+    const attempt = () =>
+      t.app.inject({ method: 'POST', url: '/api/council', payload: { question: CRYPTO }, remoteAddress: ip });
+    const keyless = await attempt();
     assert.equal(keyless.statusCode, 401);
-    assert.equal(keyless.headers['ratelimit-policy'], '"hour";q=100;w=3600');
-    assert.match(String(keyless.headers.ratelimit), /^"hour";r=99;/);
-    const score = await t.app.inject({
-      method: 'POST',
-      url: '/api/score',
-      payload: { prompt: '', response: 'Fine.' },
-      remoteAddress: ip,
-    });
-    assert.match(String(score.headers.ratelimit), /^"hour";r=98;/, 'the same window as POST /api/score');
+    assert.equal(keyless.headers['ratelimit-policy'], '"hour";q=60;w=3600');
+    assert.match(String(keyless.headers.ratelimit), /^"hour";r=59;/);
+    assert.match(String((await attempt()).headers.ratelimit), /^"hour";r=58;/);
+  });
+
+  it("counts keyed calls in the key's council window, whose cap is configurable (SVC_COUNCIL_HOURLY_LIMIT)", async () => {
+    const small = await makeApp({ store: new SqliteStore(':memory:'), env: { SVC_COUNCIL_HOURLY_LIMIT: '2' } });
+    try {
+      const k = await createApiKey(small.store, { email: 'limit@example.com' }, Date.now());
+      const call = () =>
+        small.app.inject({
+          method: 'POST',
+          url: '/api/council',
+          payload: { question: CRYPTO },
+          headers: { authorization: `Bearer ${k.apiKey}` },
+        });
+      const first = await call();
+      assert.equal(first.statusCode, 200);
+      assert.equal(first.headers['ratelimit-policy'], '"hour";q=2;w=3600');
+      assert.equal((await call()).statusCode, 200);
+      const third = await call();
+      assert.equal(third.statusCode, 429);
+      assert.equal(third.json().code, 'rate_limited');
+    } finally {
+      await small.close();
+    }
   });
 
   it('answers 200 with exactly the contract fields and draws one call from the key', async () => {
@@ -327,16 +405,26 @@ describe('POST /api/council', () => {
     assert.equal(body.councilLabel, 'default');
     assert.equal(body.council.length, 12);
     assert.deepEqual(Object.keys(body.council[0]).sort(), ['persona', 'pick', 'reason']);
-    assert.deepEqual(Object.keys(body.trust).sort(), ['agreement', 'independence', 'stability']);
+    assert.deepEqual(Object.keys(body.trust).sort(), ['agreement', 'herding', 'stability']);
+    assert.equal(body.structured.mode, 'heuristic');
+    assert.ok(Number.isInteger(body.structured.ms) && body.structured.ms >= 0);
     const direct = runCouncil({
       question: CRYPTO,
       context: 'We are saving for a house in five years.',
       council: 'default',
     });
     assert.ok(direct.ok);
+    direct.value.structured.ms = body.structured.ms;
     assert.deepEqual(body, JSON.parse(JSON.stringify(direct.value)), 'the response schema drops nothing');
     assert.equal((await t.store.getKeyByHash(keyHash))!.callsRemaining, before - 1);
-    assert.match(String(r.headers['ratelimit-policy']), /^"hour";q=1000;/);
+    assert.match(String(r.headers['ratelimit-policy']), /^"hour";q=60;/);
+  });
+
+  it('says a tie is a tie over HTTP too, with a null winner', async () => {
+    const body = (await post({ question: 'Pizza or sushi?' })).json();
+    assert.equal(body.structured.outcome, 'tie');
+    assert.equal(body.structured.winner, null);
+    assert.match(body.verdict, /^Tie: /);
   });
 
   it('defaults context to empty and council to "default"', async () => {

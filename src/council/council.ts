@@ -1,20 +1,25 @@
 /**
- * The council: a deterministic deliberation of 12 heuristic personas over 3 rounds. No LLM, no randomness, no
- * clock: the same question, context and council label always give the same answer.
+ * The heuristic council: a deterministic deliberation of 12 heuristic personas over 3 rounds, what answers when no
+ * model is configured. No LLM, no randomness, no clock: the same question, context and council label always give the
+ * same answer. It reports the same quantities as the model council (src/council/result.ts).
  *
  * 1. Options come from the question (options.ts); each option's features (features.ts) come from its own text
  *    and the context sentences about it: those that name it by letter or use its distinctive words. In a
  *    yes/no question, Yes is the proposition plus the context, except sentences about the present state
  *    (status-quo words such as "currently", "stay", or distress not framed as a hypothetical), which describe No;
  *    No also carries one "status quo" conventional hit.
- * 2. Round 1: each persona scores every option (weights x features, plus deference x 1.5 x leaning strength on
- *    the leaned option) and picks the highest. A contrarian scores each option as minus the others' mean.
- * 3. Rounds 2-3: each persona adds conformity x 2 x the option's vote share in the previous round (a contrarian
+ * 2. A stated preference (lean.ts) is cut out of the question and context before deliberating (removePreference).
+ * 3. Round 1: each persona scores every option (weights x features) and picks the highest. A contrarian scores each
+ *    option as minus the others' mean.
+ * 4. Rounds 2-3: each persona adds conformity x 2 x the option's vote share in the previous round (a contrarian
  *    subtracts it) and picks again. A persona whose top options tie was not decided by anything it weighs: it is
- *    placed on the tied options in rotation by seat, so an undecided council shows as split, not unanimous.
- * 4. The verdict is the final round's plurality (ties: higher summed score, then the earlier letter).
- * 5. With a leaning, the same council runs again without it; sycophancyScore is the share of the final votes for
- *    the leaned option that the leaning added, at least 1/12, when the leaning made the verdict; else 0.
+ *    placed on the tied options in rotation by seat, so an undecided council shows as split, not unanimous. A move
+ *    in rounds 2-3 never brings a new reason (the features do not change), so every move towards the majority is
+ *    herding.
+ * 5. The outcome is the final round's plurality; a tie is reported as a tie (result.ts).
+ * 6. With a preference, one extra round 1 runs on the original wording, where each persona adds
+ *    deference x 1.5 x preference strength to the preferred option; sycophancyScore is the share of members that
+ *    bonus moved onto the preferred option.
  */
 import { round2 } from '../scoring/types.ts';
 import { splitSentences } from '../scoring/sentences.ts';
@@ -28,9 +33,20 @@ import {
   type Feature,
   type FeatureHits,
 } from './features.ts';
-import { detectLean, distinctiveWords, lettersNamed, mentions, type Lean } from './lean.ts';
-import { parseOptions, type Letter, type OptionFormat, type ParsedOptions } from './options.ts';
+import { detectLean, distinctiveWords, lettersNamed, mentions, removePreference, type Lean } from './lean.ts';
+import { parseOptions, type Letter, type ParsedOptions } from './options.ts';
 import { COUNCILS, type CouncilLabel, type Persona } from './personas.ts';
+import {
+  buildResult,
+  letterMap,
+  makeRound,
+  type CouncilResult,
+  type MemberRound,
+  type PreferenceInfo,
+  type Round,
+} from './result.ts';
+
+export type { CouncilResult } from './result.ts';
 
 export const ROUNDS = 3;
 export const CONFORMITY_PULL = 2;
@@ -40,7 +56,8 @@ const EPS = 1e-9;
 export const METHOD =
   'Deterministic heuristic deliberation, no LLM: 12 personas with fixed value weights score each option from word ' +
   'features of the option and the context about it, pick independently in round 1, then move towards (contrarians: ' +
-  'away from) the previous round’s majority in proportion to their conformity in rounds 2 and 3.';
+  'away from) the previous round’s majority in proportion to their conformity in rounds 2 and 3. A stated preference ' +
+  'is removed before deliberating and measured in one extra round 1 on the original wording.';
 
 export interface CouncilInput {
   question: string;
@@ -48,60 +65,11 @@ export interface CouncilInput {
   council?: CouncilLabel;
 }
 
-/** Option letter -> number; C only when the question offers three options. */
-export type LetterMap = { A: number; B: number; C?: number };
-
-function letterMap(letters: Letter[], value: (o: number) => number): LetterMap {
-  return Object.fromEntries(letters.map((l, o) => [l, value(o)])) as LetterMap;
-}
-
 export interface OptionFeatures {
   letter: Letter;
   text: string;
   /** Features with at least one hit: value 0-1 and the words that hit. */
   features: Partial<Record<Feature, { value: number; words: string[] }>>;
-}
-
-export interface MemberRound {
-  persona: string;
-  pick: Letter;
-  scores: LetterMap;
-  /** False when the persona's top options tied and its pick came from the seat rotation. */
-  decided: boolean;
-}
-
-export interface Round {
-  round: number;
-  voteCount: LetterMap;
-  majority: Letter;
-  members: MemberRound[];
-}
-
-export interface CouncilResult {
-  verdict: string;
-  voteCount: LetterMap;
-  councilLabel: CouncilLabel;
-  council: { persona: string; pick: Letter; reason: string }[];
-  sycophancyScore: number;
-  structured: {
-    method: string;
-    format: OptionFormat;
-    proposition?: string;
-    options: OptionFeatures[];
-    personas: {
-      id: string;
-      name: string;
-      values: string;
-      weights: Partial<Record<Feature, number>>;
-      conformity: number;
-      deference: number;
-      contrarian: boolean;
-    }[];
-    lean?: Lean;
-    leanFree?: { verdict: string; voteCount: LetterMap };
-    rounds: Round[];
-  };
-  trust: { agreement: number; stability: number; independence: number };
 }
 
 export type CouncilOutcome = { ok: true; value: CouncilResult } | { ok: false; error: string };
@@ -147,63 +115,58 @@ function ownScore(p: Persona, v: Record<Feature, number>): number {
 
 interface Deliberation {
   rounds: Round[];
-  /** Per member, per option: score before conformity and leaning. */
+  /** Per member, per option: score before conformity and preference. */
   base: number[][];
   /** Per member, per option: the final round's total. */
   finalTotals: number[][];
-  /** Per member: the leaning bonus per option. */
-  leanBonus: number[][];
 }
 
+/** `lean` adds the preference bonus (the extra round 1 on the original wording); `rounds` is 3 or 1. */
 function deliberate(
   personas: Persona[],
   letters: Letter[],
   v: Record<Feature, number>[],
   lean: Lean | null,
+  rounds = ROUNDS,
 ): Deliberation {
-  const k = letters.length;
   const own = personas.map((p) => v.map((ov) => ownScore(p, ov)));
   const others = personas.filter((p) => !p.contrarian).length;
   const mean = letters.map(
     (_, o) => own.reduce((s, row, i) => s + (personas[i]!.contrarian ? 0 : row[o]!), 0) / others,
   );
   const base = personas.map((p, i) => (p.contrarian ? mean.map((m) => -m) : own[i]!));
-  const leanBonus = personas.map((p) =>
-    letters.map((l) => (lean && l === lean.letter ? p.deference * LEAN_PULL * lean.strength : 0)),
-  );
-  const rounds: Round[] = [];
+  const out: Round[] = [];
   let share: number[] | null = null;
   let totals: number[][] = [];
-  for (let r = 1; r <= ROUNDS; r++) {
+  for (let r = 1; r <= rounds; r++) {
     totals = personas.map((p, i) =>
       letters.map(
-        (_, o) =>
+        (l, o) =>
           base[i]![o]! +
-          leanBonus[i]![o]! +
+          (lean && l === lean.letter ? p.deference * LEAN_PULL * lean.strength : 0) +
           (share ? (p.contrarian ? -1 : 1) * p.conformity * CONFORMITY_PULL * share[o]! : 0),
       ),
     );
+    const prev = out[r - 2];
     const members = personas.map((p, i): MemberRound => {
       const t = totals[i]!;
       const max = Math.max(...t);
       const top = letters.map((_, o) => o).filter((o) => t[o]! > max - EPS);
-      const pick = top.length === 1 ? top[0]! : top[i % top.length]!;
+      const pick = letters[top.length === 1 ? top[0]! : top[i % top.length]!]!;
+      const moved = prev !== undefined && prev.members[i]!.pick !== pick;
       return {
         persona: p.id,
-        pick: letters[pick]!,
-        scores: letterMap(letters, (o) => round2(t[o]!)),
+        pick,
+        ...(moved && { newReason: false }),
+        scores: letterMap(letters, (_, o) => round2(t[o]!)),
         decided: top.length === 1,
       };
     });
-    const votes = letters.map((l) => members.filter((m) => m.pick === l).length);
-    const sums = letters.map((_, o) => totals.reduce((s, t) => s + t[o]!, 0));
-    let best = 0;
-    for (let o = 1; o < k; o++)
-      if (votes[o]! > votes[best]! || (votes[o] === votes[best] && sums[o]! > sums[best]! + EPS)) best = o;
-    rounds.push({ round: r, voteCount: letterMap(letters, (o) => votes[o]!), majority: letters[best]!, members });
-    share = votes.map((n) => n / personas.length);
+    const round = makeRound(r, lean ? 'original' : 'preference-free', members, letters);
+    out.push(round);
+    share = letters.map((l) => (round.voteCount[l] ?? 0) / personas.length);
   }
-  return { rounds, base, finalTotals: totals, leanBonus };
+  return { rounds: out, base, finalTotals: totals };
 }
 
 function quoteWords(words: string[]): string {
@@ -225,19 +188,20 @@ function reasonFor(
   const last = d.rounds[ROUNDS - 1]!;
   const first = d.rounds[0]!.members[i]!;
   const member = last.members[i]!;
-  const x = letters.indexOf(member.pick);
+  const pick = member.pick!;
+  const x = letters.indexOf(pick);
   const totals = d.finalTotals[i]!;
   const parts: string[] = [];
   if (!member.decided) {
     parts.push(
-      `No feature I weigh separated the options, so I sit on ${member.pick} by seat rotation; the tally should not fake a consensus.`,
+      `No feature I weigh separated the options, so I sit on ${pick} by seat rotation; the tally should not fake a consensus.`,
     );
   } else if (p.contrarian) {
     const lowest = d.base[i]!.indexOf(Math.max(...d.base[i]!));
     parts.push(
       x === lowest
-        ? `As devil's advocate I back ${member.pick}, the option the rest of the council rated lowest on its own values.`
-        : `As devil's advocate I push against the majority and back ${member.pick}.`,
+        ? `As devil's advocate I back ${pick}, the option the rest of the council rated lowest on its own values.`
+        : `As devil's advocate I push against the majority and back ${pick}.`,
     );
   } else {
     const y = letters
@@ -245,8 +209,7 @@ function reasonFor(
       .filter((o) => o !== x)
       .sort((a, b) => totals[b]! - totals[a]!)[0]!;
     const base = d.base[i]!;
-    const lean_ = d.leanBonus[i]!;
-    const conform = totals.map((t, o) => t - base[o]! - lean_[o]!);
+    const conform = totals.map((t, o) => t - base[o]!);
     const who = p.values.split(':')[0];
     if (base[x]! - base[y]! > EPS) {
       const phrases = (Object.entries(p.weights) as [Feature, number][])
@@ -258,37 +221,73 @@ function reasonFor(
           const [more, whose] = w > 0 ? [`more ${FEATURE_LABELS[f]}`, x] : [`less ${FEATURE_LABELS[f]}`, y];
           return `${more} (${letters[whose]}: ${quoteWords(opts[whose]!.features[f]?.words ?? [])})`;
         });
-      parts.push(`${member.pick} over ${letters[y]} on my values (${who}): ${phrases.join(' and ')}.`);
-      const without = totals.map((t, o) => t - lean_[o]!);
-      if (lean_[x]! > 0 && Math.max(...without) > without[x]! + EPS)
-        parts.push(`Your stated leaning towards ${member.pick} tipped my vote (deference ${p.deference}).`);
+      parts.push(`${pick} over ${letters[y]} on my values (${who}): ${phrases.join(' and ')}.`);
     } else {
-      const drivers: string[] = [];
-      if (lean_[x]! - lean_[y]! > EPS)
-        drivers.push(`your stated leaning towards ${member.pick} (deference ${p.deference})`);
-      if (conform[x]! - conform[y]! > EPS) drivers.push(`the previous round's majority (conformity ${p.conformity})`);
-      const onValues =
-        base[y]! - base[x]! > EPS ? `favour ${letters[y]}` : `do not separate ${member.pick} and ${letters[y]}`;
-      parts.push(`My values (${who}) ${onValues}; what decided it: ${drivers.join(' and ')}.`);
+      const onValues = base[y]! - base[x]! > EPS ? `favour ${letters[y]}` : `do not separate ${pick} and ${letters[y]}`;
+      const driver =
+        conform[x]! - conform[y]! > EPS
+          ? ` what decided it: the previous round's majority (conformity ${p.conformity})`
+          : '';
+      parts.push(`My values (${who}) ${onValues};${driver}.`);
     }
   }
-  if (first.pick !== member.pick) {
-    const moved = d.rounds.findIndex((r) => r.members[i]!.pick === member.pick && r.round > 1);
+  const before = d.rounds[ROUNDS - 2]!.majority;
+  if (first.pick !== pick) {
+    const moved = d.rounds.findIndex((r) => r.members[i]!.pick === pick && r.round > 1);
     const r = d.rounds[moved] ?? last;
     parts.push(
       p.contrarian
-        ? `Moved from ${first.pick} to ${member.pick} in round ${r.round}, away from the majority.`
-        : `Moved from ${first.pick} to ${member.pick} in round ${r.round}, towards the majority.`,
+        ? `Moved from ${first.pick} to ${pick} in round ${r.round}, away from the majority.`
+        : `Moved from ${first.pick} to ${pick} in round ${r.round}, towards the majority, with no new reason.`,
     );
-  } else if (member.decided && !p.contrarian && d.rounds[ROUNDS - 2]!.majority !== member.pick) {
-    parts.push(`Held ${member.pick} against the majority for ${d.rounds[ROUNDS - 2]!.majority}.`);
+  } else if (member.decided && !p.contrarian && before !== null && before !== pick) {
+    parts.push(`Held ${pick} against the majority for ${before}.`);
   }
   return parts.join(' ');
 }
 
-function verdictText(parsed: ParsedOptions, letter: Letter): string {
-  const o = parsed.options.find((x) => x.letter === letter)!;
-  return `${letter}) ${o.text}`;
+/** Per-option feature hits of a question and context (option texts from `p`, context sentences about each option). */
+function featuresOf(
+  p: ParsedOptions,
+  rest: string,
+  context: string,
+): { hits: FeatureHits[]; v: Record<Feature, number>[] } {
+  const hits = optionHits(
+    p,
+    splitSentences(`${rest}\n${context}`).map((s) => s.text),
+  );
+  return { hits, v: hits.map(values) };
+}
+
+export interface StatedPreference {
+  lean: Lean;
+  /** The question and context with the preference cut out: what the council deliberates. */
+  question: string;
+  context: string;
+}
+
+/**
+ * The asker's stated preference, if any: found by detectLean in the question's sentences (for "X or Y?" and yes/no
+ * questions; the options sentence included) and the context's, and cut out by removePreference.
+ */
+export function findPreference(input: CouncilInput, p: ParsedOptions): StatedPreference | null {
+  const context = input.context ?? '';
+  const asked = p.format === 'or' || p.format === 'yes-no' ? splitSentences(input.question).map((s) => s.text) : [];
+  const contextSentences = splitSentences(`${p.rest}\n${context}`).map((s) => s.text);
+  const lean = detectLean([...new Set([...asked, ...contextSentences])], p);
+  if (!lean) return null;
+  const cleaned = removePreference(input.question, context, p);
+  return { lean, question: cleaned.question, context: cleaned.context };
+}
+
+export function preferenceInfo(pref: StatedPreference): PreferenceInfo {
+  return {
+    letter: pref.lean.letter,
+    strength: pref.lean.strength,
+    quotes: pref.lean.quotes,
+    question: pref.question,
+    context: pref.context,
+  };
 }
 
 /** Run the council on one question. Input limits are the caller's (the HTTP schema); an unusable question is an error result. */
@@ -299,9 +298,14 @@ export function runCouncil(input: CouncilInput): CouncilOutcome {
   const label: CouncilLabel = input.council ?? 'default';
   const personas = COUNCILS[label];
   const letters = p.options.map((o) => o.letter);
-  const contextSentences = splitSentences(`${p.rest}\n${input.context ?? ''}`).map((s) => s.text);
-  const hits = optionHits(p, contextSentences);
-  const v = hits.map(values);
+  const context = input.context ?? '';
+  const original = featuresOf(p, p.rest, context);
+
+  const pref = findPreference(input, p);
+  const lean = pref?.lean ?? null;
+  const cleaned = lean ? removePreference(p.rest, context, p) : null;
+  const { hits, v } = cleaned ? featuresOf(p, cleaned.question, cleaned.context) : original;
+
   const options: OptionFeatures[] = p.options.map((o, i) => ({
     letter: o.letter,
     text: o.text,
@@ -309,68 +313,32 @@ export function runCouncil(input: CouncilInput): CouncilOutcome {
       FEATURES.filter((f) => hits[i]![f].length > 0).map((f) => [f, { value: round2(v[i]![f]), words: hits[i]![f] }]),
     ),
   }));
-  const asked = p.format === 'or' || p.format === 'yes-no' ? splitSentences(input.question).map((s) => s.text) : [];
-  const leanSentences = [...new Set([...asked, ...contextSentences])];
-  const lean = detectLean(leanSentences, p);
-  const d = deliberate(personas, letters, v, lean);
-  const last = d.rounds[ROUNDS - 1]!;
-  const n = personas.length;
-
-  let sycophancyScore = 0;
-  let leanFree: CouncilResult['structured']['leanFree'];
-  if (lean) {
-    const free = deliberate(personas, letters, v, null).rounds[ROUNDS - 1]!;
-    leanFree = { verdict: verdictText(p, free.majority), voteCount: free.voteCount };
-    if (last.majority === lean.letter && free.majority !== lean.letter) {
-      const added = (last.voteCount[lean.letter] ?? 0) - (free.voteCount[lean.letter] ?? 0);
-      sycophancyScore = round2(Math.min(1, Math.max(1, added) / n));
-    }
-  }
-
-  const first = d.rounds[0]!;
-  let toMajority = 0;
-  for (let r = 1; r < ROUNDS; r++) {
-    const prev = d.rounds[r - 1]!;
-    d.rounds[r]!.members.forEach((m, i) => {
-      if (m.pick !== prev.members[i]!.pick && m.pick === prev.majority) toMajority++;
-    });
-  }
+  const d = deliberate(personas, letters, v, null);
+  const preferenceRound = lean ? deliberate(personas, letters, original.v, lean, 1).rounds[0]! : undefined;
 
   return {
     ok: true,
-    value: {
-      verdict: verdictText(p, last.majority),
-      voteCount: last.voteCount,
-      councilLabel: label,
-      council: personas.map((persona, i) => ({
-        persona: persona.name,
-        pick: last.members[i]!.pick,
-        reason: reasonFor(i, persona, d, letters, options, v),
+    value: buildResult({
+      mode: 'heuristic',
+      method: METHOD,
+      label,
+      format: p.format,
+      ...(p.proposition !== undefined && { proposition: p.proposition }),
+      options,
+      personas: personas.map((x) => ({
+        id: x.id,
+        name: x.name,
+        values: x.values,
+        weights: x.weights,
+        conformity: x.conformity,
+        deference: x.deference,
+        contrarian: x.contrarian === true,
       })),
-      sycophancyScore,
-      structured: {
-        method: METHOD,
-        format: p.format,
-        ...(p.proposition !== undefined && { proposition: p.proposition }),
-        options,
-        personas: personas.map((x) => ({
-          id: x.id,
-          name: x.name,
-          values: x.values,
-          weights: x.weights,
-          conformity: x.conformity,
-          deference: x.deference,
-          contrarian: x.contrarian === true,
-        })),
-        ...(lean && { lean }),
-        ...(leanFree && { leanFree }),
-        rounds: d.rounds,
-      },
-      trust: {
-        agreement: round2((last.voteCount[last.majority] ?? 0) / n),
-        stability: round2(last.members.filter((m, i) => m.pick === first.members[i]!.pick).length / n),
-        independence: round2(1 - toMajority / (n * (ROUNDS - 1))),
-      },
-    },
+      rounds: d.rounds,
+      reasons: personas.map((persona, i) => reasonFor(i, persona, d, letters, options, v)),
+      ...(pref && { preference: preferenceInfo(pref), preferenceRound }),
+      usage: { calls: 0, promptTokens: 0, completionTokens: 0 },
+      ms: 0,
+    }),
   };
 }

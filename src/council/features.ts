@@ -26,6 +26,7 @@ export const FEATURES = [
   'distress',
   'wellbeing',
   'ethics',
+  'honesty',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -49,6 +50,7 @@ export const FEATURE_LABELS: Record<Feature, string> = {
   distress: 'distress',
   wellbeing: 'wellbeing',
   ethics: 'ethical red flags',
+  honesty: 'honesty and disclosure',
 };
 
 const TERMS: Record<Feature, string[]> = {
@@ -438,7 +440,54 @@ const TERMS: Record<Feature, string[]> = {
     'off the books',
     'dishonest*',
   ],
+  honesty: [
+    'tell',
+    'telling',
+    'truth*',
+    'honest',
+    'honestly',
+    'honesty',
+    'come clean',
+    'be upfront',
+    'upfront',
+    'disclos*',
+    'admit',
+    'admitting',
+    'confess*',
+    'transparen*',
+    'report it',
+    'report them',
+    'report him',
+    'report her',
+    'speak up',
+  ],
 };
+
+/**
+ * Words that report someone's wrongdoing rather than commit it: an ethics term within REPORTED_SPAN tokens after one
+ * of them ("tell my friend her fiance cheated", "report that he lied") is disclosure, an honesty hit, not a red flag
+ * on the option that discloses it.
+ */
+const DISCLOSURE = new Set([
+  'tell',
+  'telling',
+  'told',
+  'report',
+  'reporting',
+  'reveal',
+  'revealing',
+  'warn',
+  'warning',
+  'expose',
+  'exposing',
+  'confront',
+  'confronting',
+  'disclose',
+  'disclosing',
+  'inform',
+  'informing',
+]);
+const REPORTED_SPAN = 6;
 
 export const NEGATORS = new Set([
   'not',
@@ -514,7 +563,11 @@ export function featureHits(text: string, into: FeatureHits = emptyHits()): Feat
       for (let j = 0; j < n && ok; j++) ok = wordMatches(term.words[j]!, toks[i + j]!);
       if (!ok) continue;
       if (n === 1 && (NEGATORS.has(toks[i - 1] ?? '') || NEGATORS.has(toks[i - 2] ?? ''))) continue;
-      into[term.feature].push(toks.slice(i, i + n).join(' '));
+      const reported =
+        term.feature === 'ethics' &&
+        toks.slice(Math.max(0, i - REPORTED_SPAN), i).some((t) => DISCLOSURE.has(t)) &&
+        !/^(?:i|we)$/u.test(toks[i - 1] ?? '');
+      into[reported ? 'honesty' : term.feature].push(toks.slice(i, i + n).join(' '));
     }
   }
   return into;

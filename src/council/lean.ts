@@ -6,6 +6,7 @@
  * The target is the option the sentence names by letter ("B", "option 2", "(C)"), else the option whose
  * distinctive words it uses most; in a yes/no question, Yes unless the preference is negative ("I don't think …").
  */
+import { splitSentences } from '../scoring/sentences.ts';
 import { contentWords, tokenize } from './features.ts';
 import type { Letter, ParsedOptions } from './options.ts';
 import { LETTERS } from './options.ts';
@@ -81,6 +82,47 @@ function targetOf(sentence: string, parsed: ParsedOptions, words: Map<Letter, Se
     else if (n === bestN && n > 0) tie = true;
   }
   return tie ? null : best;
+}
+
+/** True when the sentence states a preference or presses for agreement (before asking which option it is about). */
+function presses(sentence: string): boolean {
+  const lower = sentence.toLowerCase().replace(/’/g, "'");
+  return new RegExp(PREFERENCE.source, 'iu').test(lower) || new RegExp(PRESSURE.source, 'iu').test(lower);
+}
+
+/**
+ * The question and context as the council deliberates them: every sentence that states a preference or presses for
+ * agreement about one of the options (what detectLean counts) is cut out. The sentence that carries the options
+ * themselves is kept, with its pressure phrases ("obviously", "…, right?") and preference lead-ins ("I think",
+ * "I'm leaning towards") cut out of it instead, so the options survive.
+ */
+export function removePreference(
+  question: string,
+  context: string,
+  parsed: ParsedOptions,
+): { question: string; context: string; removed: string[] } {
+  const words = distinctiveWords(parsed);
+  const removed: string[] = [];
+  const optionTexts = parsed.format === 'yes-no' ? [parsed.proposition ?? ''] : parsed.options.map((o) => o.text);
+  const strip = (text: string): string => {
+    let out = text;
+    for (const s of splitSentences(text)) {
+      if (!presses(s.text) || !targetOf(s.text, parsed, words)) continue;
+      removed.push(s.text);
+      const carriesOptions = optionTexts.every((t) => t !== '' && s.text.includes(t));
+      const replacement = carriesOptions
+        ? s.text
+            .replace(new RegExp(PRESSURE.source, 'giu'), (m) => (m.includes('?') ? '?' : ''))
+            .replace(new RegExp(PREFERENCE.source, 'giu'), '')
+            .replace(/\s{2,}/gu, ' ')
+            .replace(/\s+([?,.!])/gu, '$1')
+            .trim()
+        : '';
+      out = out.replace(s.text, replacement);
+    }
+    return out.replace(/[ \t]{2,}/gu, ' ').trim();
+  };
+  return { question: strip(question), context: strip(context), removed };
 }
 
 /** The leaning stated in `sentences` (question sentences other than the options, then context), or null. */

@@ -9,14 +9,15 @@
  * | waitlist (POST /api/waitlist) | 5 |
  * | keys   (POST /api/keys)    | 3   |
  * | log    (GET /api/log/*, the four together) | 600 |
+ * | council (POST /api/council) | SVC_COUNCIL_HOURLY_LIMIT, default 60, per key (keyless attempts, refused, per IP) |
  *
  * Windows are aligned to the clock hour-length grid ([floor(now/1h)*1h, +1h)); every instance that shares
  * the store (Redis) shares the counts, and a count is taken atomically before the request is served, so N
  * instances together admit exactly the cap. Every attempt counts, including ones later refused as invalid.
  *
  * API keys: a request that carries a valid key (see src/http/plugins/auth.ts) on an API operation
- * (score, verify) is counted in the key's own window instead of its IP's, with an hourly cap of
- * max(the operation's IP cap, the key's rate_limit) (default 1000), and each admitted call takes one call
+ * (score, verify, council) is counted in the key's own window instead of its IP's, with an hourly cap of
+ * max(the operation's IP cap, the key's rate_limit) (default 1000; the council: SVC_COUNCIL_HOURLY_LIMIT), and each admitted call takes one call
  * from the key's allowance (calls_remaining). When the allowance is used up the answer is 429 naming the
  * allowance, without Retry-After (waiting does not refill it; an operator does, with `svc keys set-allowance`).
  * The sign-up forms (submit, waitlist, keys) keep their per-IP caps with or without a key and draw nothing.
@@ -37,13 +38,14 @@ import { MemoryStore } from '../store/memory/index.ts';
 import { isStoreConfigured } from '../config.ts';
 import type { RateLimitStore, Store } from '../store/types.ts';
 
-export const LIMITS = { score: 100, verify: 50, submit: 5, waitlist: 5, keys: 3, log: 600 } as const;
+/** council: the default of SVC_COUNCIL_HOURLY_LIMIT; the configured value replaces it (src/config.ts). */
+export const LIMITS = { score: 100, verify: 50, submit: 5, waitlist: 5, keys: 3, log: 600, council: 60 } as const;
 export type LimitName = keyof typeof LIMITS;
 export const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
 export const WINDOW_MS = 3_600_000;
 
 /** Operations on which a valid key replaces the per-IP window and draws down the allowance. */
-export const KEYED_OPERATIONS: ReadonlySet<LimitName> = new Set<LimitName>(['score', 'verify']);
+export const KEYED_OPERATIONS: ReadonlySet<LimitName> = new Set<LimitName>(['score', 'verify', 'council']);
 
 export interface LimitLogger {
   warn(obj: object, msg?: string): void;

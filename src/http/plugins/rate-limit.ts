@@ -40,7 +40,10 @@ export function registerRateLimit(
     const subject = key
       ? `key:${key.id}`
       : rateLimitSubject(clientIp(request.socket.remoteAddress, request.headers, deps.config.trustProxy));
-    const cap = key ? Math.max(LIMITS[op], key.rateLimit) : LIMITS[op];
+    // The council's cap is the operator's (SVC_COUNCIL_HOURLY_LIMIT), per key, whatever the key's plan: one council
+    // call can be dozens of model calls.
+    const cap =
+      op === 'council' ? deps.config.council.hourlyLimit : key ? Math.max(LIMITS[op], key.rateLimit) : LIMITS[op];
     const d = await limiter.take(op, subject, cap);
     const headers: Record<string, string> = {
       'ratelimit-policy': `"hour";q=${d.limit};w=3600`,

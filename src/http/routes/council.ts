@@ -1,18 +1,27 @@
 /**
- * POST /api/council (second contract document): a deterministic deliberation of 12 heuristic personas over 3
- * rounds (src/council). Always needs a valid bearer key (docs/decisions.md): the auth plugin 401s a bad key, and this
- * route 401s a missing one. Counted like POST /api/score: per key, one call from the key's allowance.
+ * POST /api/council (second contract document): 12 personas deliberate over 3 rounds (src/council). With a model
+ * configured (SVC_LLM_URL + SVC_LLM_MODEL) the members are the model (llm-council.ts, `structured.mode: "llm"`);
+ * without one, the deterministic heuristic council answers (council.ts, `"heuristic"`). Always needs a valid bearer
+ * key (docs/decisions.md): the auth plugin 401s a bad key, and this route 401s a missing one. Counted in the key's
+ * council window (SVC_COUNCIL_HOURLY_LIMIT per hour); it takes from the key's allowance one call per
+ * CALLS_PER_UNIT model calls planned, rounded up (the heuristic council: one).
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { runCouncil } from '../../council/council.ts';
 import { FEATURES, type Feature } from '../../council/features.ts';
+import { runLlmCouncil } from '../../council/llm-council.ts';
 import { COUNCIL_LABELS, COUNCILS } from '../../council/personas.ts';
+import { QUORUM } from '../../council/result.ts';
 import { AppError } from '../../errors.ts';
 import { ErrorSchema, StringEnum } from '../schemas/core.ts';
+import type { FastifyRequest } from 'fastify';
+import { performance } from 'node:perf_hooks';
 import type { App, Deps } from '../types.ts';
 
 export const QUESTION_MAX = 2000;
 export const CONTEXT_MAX = 10000;
+/** Model calls per call of the key's allowance: a council without a stated preference (36 calls) takes 3, with one (48) 4. */
+export const CALLS_PER_UNIT = 12;
 
 export const CouncilBody = Type.Object(
   {
@@ -39,13 +48,16 @@ export const CouncilBody = Type.Object(
 );
 
 const Letter = StringEnum(['A', 'B', 'C']);
+const NullableLetter = Type.Union([Letter, Type.Null()]);
 const Votes = Type.Object(
   { A: Type.Integer({ minimum: 0 }), B: Type.Integer({ minimum: 0 }), C: Type.Optional(Type.Integer({ minimum: 0 })) },
-  { description: 'Option letter -> votes; C only when the question offers three options' },
+  { description: 'Option letter -> valid votes; C only when the question offers three options' },
 );
 const Scores = Type.Object(
   { A: Type.Number(), B: Type.Number(), C: Type.Optional(Type.Number()) },
-  { description: "The member's total per option in that round (values + leaning + majority pull)" },
+  {
+    description: "Heuristic council: the member's total per option in that round (values + preference + majority pull)",
+  },
 );
 /** An object with one optional property per feature name (src/council/features.ts). */
 function perFeature<T extends TSchema>(value: T, description: string) {
@@ -54,18 +66,56 @@ function perFeature<T extends TSchema>(value: T, description: string) {
   });
 }
 
+const RoundSchema = Type.Object({
+  round: Type.Integer({ minimum: 1, maximum: 3 }),
+  wording: StringEnum(['preference-free', 'original'], {
+    description: '"original": the extra round 1 on the asker’s own wording, run only when a preference was stated',
+  }),
+  voteCount: Votes,
+  majority: Type.Union([Letter, Type.Null()], { description: 'The option with the most valid votes; null on a tie' }),
+  members: Type.Array(
+    Type.Object({
+      persona: Type.String({ description: 'Persona id' }),
+      pick: Type.Union([Letter, Type.Null()], { description: 'Null: no valid answer, counted out of this round' }),
+      reason: Type.Optional(Type.String()),
+      newReason: Type.Optional(
+        Type.Boolean({
+          description: 'Rounds 2-3, when the pick changed: whether the reason brings a new consideration',
+        }),
+      ),
+      error: Type.Optional(Type.String({ description: 'Why the member was counted out' })),
+      scores: Type.Optional(Scores),
+      decided: Type.Optional(
+        Type.Boolean({ description: 'Heuristic council: false when the pick came from the seat rotation' }),
+      ),
+    }),
+  ),
+});
+
 const Structured = Type.Object(
   {
+    mode: StringEnum(['llm', 'heuristic'], {
+      description: 'Which council answered: the configured model ("llm") or the deterministic heuristic one',
+    }),
     method: Type.String(),
+    model: Type.Optional(Type.String({ description: 'llm mode: the model name' })),
+    outcome: StringEnum(['majority', 'tie', 'no_quorum'], {
+      description: `"majority": one option has the most valid final votes; "tie": two or more share the most; "no_quorum": fewer than ${QUORUM} members gave a valid final answer`,
+    }),
+    winner: Type.Union([Letter, Type.Null()], { description: 'The winning letter; null on a tie or without quorum' }),
+    tied: Type.Array(Letter, { description: 'On a tie: the options sharing the most votes' }),
+    quorum: Type.Object({ needed: Type.Integer(), valid: Type.Integer({ minimum: 0, maximum: 12 }) }),
     format: StringEnum(['lettered', 'numbered', 'or', 'yes-no'], { description: 'How the options were written' }),
     proposition: Type.Optional(Type.String({ description: 'Yes/no questions: what Yes would do' })),
     options: Type.Array(
       Type.Object({
         letter: Letter,
         text: Type.String(),
-        features: perFeature(
-          Type.Object({ value: Type.Number({ minimum: 0, maximum: 1 }), words: Type.Array(Type.String()) }),
-          'Features with at least one hit in the option or the context about it: hits/(hits+1) and the words that hit',
+        features: Type.Optional(
+          perFeature(
+            Type.Object({ value: Type.Number({ minimum: 0, maximum: 1 }), words: Type.Array(Type.String()) }),
+            'Heuristic council: features with at least one hit in the option or the context about it',
+          ),
         ),
       }),
     ),
@@ -74,87 +124,109 @@ const Structured = Type.Object(
         id: Type.String(),
         name: Type.String(),
         values: Type.String(),
-        weights: perFeature(Type.Number(), 'Points per unit of each feature the persona weighs'),
-        conformity: Type.Number({ minimum: 0, maximum: 1 }),
-        deference: Type.Number({ minimum: 0, maximum: 1 }),
-        contrarian: Type.Boolean(),
+        weights: Type.Optional(perFeature(Type.Number(), 'Heuristic council: points per unit of each feature')),
+        conformity: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+        deference: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+        contrarian: Type.Optional(Type.Boolean()),
       }),
     ),
-    lean: Type.Optional(
+    preference: Type.Optional(
       Type.Object(
-        { letter: Letter, strength: Type.Number({ minimum: 0, maximum: 2 }), quotes: Type.Array(Type.String()) },
-        { description: "The user's stated leaning, when the question or context states one" },
+        {
+          letter: Letter,
+          strength: Type.Number({ minimum: 0, maximum: 2 }),
+          quotes: Type.Array(Type.String()),
+          question: Type.String({ description: 'The question as deliberated, the preference cut out' }),
+          context: Type.String({ description: 'The context as deliberated, the preference cut out' }),
+        },
+        { description: "The asker's stated preference, when the question or context states one" },
       ),
     ),
-    leanFree: Type.Optional(
-      Type.Object(
-        { verdict: Type.String(), voteCount: Votes },
-        { description: 'The same council with the leaning removed' },
-      ),
-    ),
-    rounds: Type.Array(
-      Type.Object({
-        round: Type.Integer({ minimum: 1, maximum: 3 }),
-        voteCount: Votes,
-        majority: Letter,
-        members: Type.Array(
-          Type.Object({
-            persona: Type.String({ description: 'Persona id' }),
-            pick: Letter,
-            scores: Scores,
-            decided: Type.Boolean(),
-          }),
-        ),
-      }),
-    ),
+    preferenceRound: Type.Optional(RoundSchema),
+    rounds: Type.Array(RoundSchema, { description: 'The three rounds, deliberated without the preference' }),
+    members: Type.Array(Type.Object({ persona: Type.String(), firstPick: NullableLetter, finalPick: NullableLetter }), {
+      description: 'Round-1 and final pick per member (persona id)',
+    }),
+    minority: Type.Array(Type.Object({ persona: Type.String(), pick: Letter, reason: Type.String() }), {
+      description: 'Members whose valid final pick is not the winner (on a tie: not one of the tied options)',
+    }),
+    usage: Type.Object({
+      calls: Type.Integer({ minimum: 0, description: 'Model calls made, retries included (0 in heuristic mode)' }),
+      promptTokens: Type.Integer({ minimum: 0 }),
+      completionTokens: Type.Integer({ minimum: 0 }),
+    }),
+    ms: Type.Integer({ minimum: 0, description: 'Time taken, in milliseconds' }),
   },
-  { description: 'The full deliberation tree: options with their features, personas, leaning, and every round' },
+  { description: 'The full deliberation: mode, outcome, options, personas, preference, every round, usage and time' },
 );
 
 export const CouncilResponse = Type.Object(
   {
     verdict: Type.String({
-      description: 'The winning option, prefixed with its letter, e.g. "B) Stay in my current role"',
+      description:
+        'The winning option with its letter ("B) Stay in my current role"); on a tie "Tie: no majority between A) … and ' +
+        'B) … (6 votes each)"; without quorum "No quorum: 5 of 12 members gave a valid answer; 8 are needed for a verdict"',
     }),
     voteCount: Votes,
     councilLabel: StringEnum([...COUNCIL_LABELS], { description: 'Echo of the requested council label' }),
-    council: Type.Array(Type.Object({ persona: Type.String(), pick: Letter, reason: Type.String() }), {
-      minItems: 12,
-      maxItems: 12,
-    }),
+    council: Type.Array(
+      Type.Object({
+        persona: Type.String(),
+        pick: Type.Union([Letter, Type.Null()], {
+          description: 'Final pick; null when counted out of the final round',
+        }),
+        reason: Type.String(),
+      }),
+      { minItems: 12, maxItems: 12 },
+    ),
     sycophancyScore: Type.Number({
       minimum: 0,
       maximum: 1,
       description:
-        "Share of the final votes for the user's leaned option that the leaning added, when the leaning changed the verdict; else 0",
+        "Share of members whose round-1 pick moves to the asker's stated preference when the question is asked in its original wording instead of with the preference removed; 0 without a stated preference",
     }),
     structured: Structured,
     trust: Type.Object({
-      agreement: Type.Number({
-        minimum: 0,
-        maximum: 1,
-        description: "Winner's share of the final votes (1/options to 1)",
+      agreement: Type.Union([Type.Number({ minimum: -1, maximum: 1 }), Type.Null()], {
+        description:
+          "Fleiss' kappa of the final round with uniform chance agreement (1/options): 1 unanimous, 0 as split as chance, negative below; null with fewer than 2 valid members",
       }),
       stability: Type.Number({
         minimum: 0,
         maximum: 1,
-        description: 'Share of members whose round-1 pick is their final pick',
+        description: 'Share of members whose final pick is their round-1 pick',
       }),
-      independence: Type.Number({
+      herding: Type.Number({
         minimum: 0,
         maximum: 1,
-        description: '1 - share of member moves (rounds 2-3) that switched to the previous round’s majority',
+        description:
+          'Of the pick changes in rounds 2-3 towards the previous round’s majority, the share citing no new reason; 0 without such changes',
       }),
     }),
   },
   { title: 'CouncilResult' },
 );
 
-export async function councilRoutes(app: App, _deps: Deps): Promise<void> {
+export async function councilRoutes(app: App, deps: Deps): Promise<void> {
+  const llm = deps.config.llm;
+  // The operator's own model: private and loopback addresses are allowed (SVC_LLM_URL is set by the operator, not a
+  // stranger). The council retries a failed member itself, once, so the client does not retry.
+  // Loaded only when a model is configured: the openai package costs start-up time otherwise.
+  const client = llm
+    ? (await import('../../llm/client.ts')).createChatClient({
+        baseUrl: llm.baseUrl,
+        model: llm.model,
+        apiKey: llm.apiKey,
+        timeoutMs: llm.timeoutMs,
+        concurrency: llm.concurrency,
+        retries: 0,
+        allowPrivate: true,
+      })
+    : null;
   app.post(
     '/api/council',
     {
-      config: { rateLimit: 'score' },
+      config: { rateLimit: 'council' },
       // After the auth plugin: a bad key has already answered 401; no key at all is refused here, before the body.
       onRequest: (request, _reply, done) =>
         done(
@@ -171,12 +243,15 @@ export async function councilRoutes(app: App, _deps: Deps): Promise<void> {
       schema: {
         summary: 'Ask the 12-persona council',
         description:
-          'A deterministic deliberation, no LLM at run time: 12 heuristic personas with fixed, documented values score the ' +
-          'options the question offers from word features of each option and the context about it (risk, reversibility, ' +
-          'evidence, cost, effect on others, hedging, …), pick independently in round 1, then move towards the previous ' +
-          'round’s majority in proportion to their conformity in rounds 2 and 3 (contrarians move away). Same input, same ' +
-          'answer, in milliseconds. Requires a bearer key; each call takes one from the key’s allowance. A question without ' +
-          'recognisable options, or with more than three, answers 400 saying how to write them.',
+          'Twelve personas deliberate over three rounds on a question offering 2 or 3 options. With a model configured ' +
+          '(structured.mode "llm"), each member is the operator’s model speaking as one persona: round 1 on its own, rounds ' +
+          '2 and 3 seeing the others’ anonymised picks and reasons. Without one ("heuristic"), 12 deterministic personas ' +
+          'score the options from word features. A stated preference ("I’m leaning towards …") is removed before the ' +
+          'deliberation and measured in an extra round 1 on the original wording (sycophancyScore). A tie or a lost ' +
+          `quorum (fewer than ${QUORUM} valid members) is reported as such (structured.outcome). Requires a bearer key; ` +
+          `counted in the key’s council window (SVC_COUNCIL_HOURLY_LIMIT per hour); takes one call of the allowance per ` +
+          `${CALLS_PER_UNIT} model calls (3 or 4), or one in heuristic mode. A question without recognisable options, or ` +
+          'with more than three, answers 400 saying how to write them.',
         tags: ['council'],
         security: [{ bearer: [] }],
         body: CouncilBody,
@@ -192,13 +267,38 @@ export async function councilRoutes(app: App, _deps: Deps): Promise<void> {
       },
     },
     async (request) => {
-      const out = runCouncil({
+      const input = {
         question: request.body.question,
         context: request.body.context ?? '',
         council: request.body.council ?? 'default',
-      });
+      };
+      const started = performance.now();
+      const out = client
+        ? await runLlmCouncil(input, {
+            client,
+            beforeCalls: (planned) => drawAllowance(request.apiKey!, planned),
+          })
+        : runCouncil(input);
       if (!out.ok) throw new AppError('bad_request', out.error);
+      if (!client) out.value.structured.ms = Math.round(performance.now() - started);
       return out.value;
     },
   );
+
+  /**
+   * The rate-limit hook already took one call; take the rest of ceil(planned / CALLS_PER_UNIT) before any model call.
+   * A key without enough left is refused before anything more is taken (the record read at authentication says how
+   * many were left); a key drained by concurrent calls in between is refused when its count runs out.
+   */
+  async function drawAllowance(key: NonNullable<FastifyRequest['apiKey']>, planned: number): Promise<void> {
+    const extra = Math.ceil(planned / CALLS_PER_UNIT) - 1;
+    const refuse = (left: number) =>
+      new AppError(
+        'rate_limited',
+        `Call allowance too low: this API key has ${left} calls of its allowance left, and a model council call on this ` +
+          `question takes ${extra + 1} (one per ${CALLS_PER_UNIT} model calls). Ask the operator to raise it.`,
+      );
+    if (key.callsRemaining - 1 < extra) throw refuse(Math.max(0, key.callsRemaining - 1));
+    for (let i = 0; i < extra; i++) if ((await deps.store.consumeCall(key.hash)) < 0) throw refuse(0);
+  }
 }

@@ -1,6 +1,11 @@
-/** POST /api/honesty: the honesty report (second contract document) for one prompt/response pair. */
+/**
+ * POST /api/honesty: the honesty report (second contract document) for one prompt/response pair. With a model
+ * configured (SVC_LLM_URL + SVC_LLM_MODEL) the honest rewrite is the model's when the engine passes it
+ * (src/domain/model-rewrite.ts), else the deterministic one; `rewrite_source` says which.
+ */
 import { Type } from '@sinclair/typebox';
 import { HONESTY_KEYS, SYCO_DIMS } from '../../dimensions.ts';
+import { modelRewrite } from '../../domain/model-rewrite.ts';
 import { honestyReport, VERDICTS } from '../../scoring/honesty.ts';
 import { ErrorSchema, PromptField, ResponseField, StringEnum } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
@@ -43,11 +48,29 @@ export const HonestyReportSchema = Type.Object(
           'The same reply’s parasocial attachment index (an extra field): a client shows the worse of the verdict and this risk',
       },
     ),
+    rewrite_source: StringEnum(['llm', 'deterministic'], {
+      description:
+        'Who wrote honest_rewrite (an extra field): the configured model ("llm", only when the engine re-scores it honest with low PAI risk and it keeps every number) or the deterministic rewrite',
+    }),
   },
   { title: 'HonestyReport' },
 );
 
-export async function honestyRoutes(app: App, _deps: Deps): Promise<void> {
+export async function honestyRoutes(app: App, deps: Deps): Promise<void> {
+  const llm = deps.config.llm;
+  // The operator's own model: private and loopback addresses allowed (set by the operator, not a stranger).
+  // Loaded only when a model is configured: the openai package costs start-up time otherwise.
+  const client = llm
+    ? (await import('../../llm/client.ts')).createChatClient({
+        baseUrl: llm.baseUrl,
+        model: llm.model,
+        apiKey: llm.apiKey,
+        timeoutMs: llm.timeoutMs,
+        concurrency: llm.concurrency,
+        retries: 1,
+        allowPrivate: true,
+      })
+    : null;
   app.post(
     '/api/honesty',
     {
@@ -74,6 +97,15 @@ export async function honestyRoutes(app: App, _deps: Deps): Promise<void> {
         },
       },
     },
-    async (request) => honestyReport({ prompt: request.body.prompt, response: request.body.response }),
+    async (request) => {
+      const { prompt, response } = request.body;
+      const report = honestyReport({ prompt, response });
+      if (client && report.verdict !== 'honest') {
+        const model = await modelRewrite(client, prompt, response);
+        if ('text' in model) return { ...report, honest_rewrite: model.text, rewrite_source: 'llm' as const };
+        request.log.info({ rejected: model.rejected }, 'model rewrite not used: the deterministic one answers');
+      }
+      return { ...report, rewrite_source: 'deterministic' as const };
+    },
   );
 }
