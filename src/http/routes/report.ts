@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { lookupReport } from '../../domain/reports.ts';
+import { auditLogFor } from '../../audit/log.ts';
+import { lookupReport, ReportVerifier, SCORE_REPORT_SCHEMA } from '../../domain/reports.ts';
+import { sendHtml } from '../pages/html.ts';
 import { renderReportHtml } from '../pages/report.ts';
 import { AppError } from '../../errors.ts';
 import { ErrorSchema } from '../schemas/core.ts';
@@ -43,6 +45,7 @@ function quality(accept: string, type: string): number {
 }
 
 export async function reportRoutes(app: App, deps: Deps): Promise<void> {
+  const verifier = new ReportVerifier(deps.store, auditLogFor(deps.store, deps.config.signingKey));
   app.get(
     '/report/:id',
     {
@@ -93,10 +96,11 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
         .header('cache-control', key.length === 64 ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
       if (json) return reply.type('application/json; charset=utf-8').send(found.json);
       const verifyUrl = `${deps.config.publicUrl}/api/verify?hash=${found.hash}`;
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-        .send(renderReportHtml(found.hash, found.json, verifyUrl));
+      // The page shows the audit-log check made now, so it is cached briefly rather than for good.
+      const scoreReport = (JSON.parse(found.json) as { schema?: unknown }).schema === SCORE_REPORT_SCHEMA;
+      const verified = scoreReport ? undefined : await verifier.verify(found.hash);
+      reply.header('cache-control', 'public, max-age=60');
+      return sendHtml(reply, renderReportHtml(found.hash, found.json, verifyUrl, verified));
     },
   );
 }
