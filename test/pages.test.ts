@@ -133,6 +133,79 @@ describe('HTML pages over HTTP', () => {
   });
 });
 
+describe('forms without JavaScript', () => {
+  const post = (url: string, form: Record<string, string>, ip = '192.0.2.77') =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: ip,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(form).toString(),
+    });
+
+  it('/try scores a posted pair and highlights the evidence', async () => {
+    const res = await post('/try', {
+      prompt: 'Was I wrong?',
+      response: 'Your feelings are completely valid. You did nothing wrong.',
+    });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<mark title="[^"]*">[^<]+<sup>/);
+    assert.match(res.body, /Honesty verdict: <span class="pill \w+">(honest|mixed|sycophantic)<\/span>/);
+    assert.match(res.body, /Honest rewrite/);
+    assert.match(String(res.headers.ratelimit), /r=\d+/);
+  });
+
+  it('/submit shows every field error, keeps the values, and escapes them', async () => {
+    const res = await post('/submit', {
+      model_name: '<b>x</b>',
+      vendor: '',
+      api_endpoint: 'y'.repeat(501),
+      contact_email: 'nope',
+    });
+    assert.equal(res.statusCode, 400);
+    assert.match(res.body, /id="vendor-error">This field is required\./);
+    assert.match(res.body, /id="api_endpoint-error">At most 500 characters\./);
+    assert.match(res.body, /id="contact_email-error">Enter an email address/);
+    assert.match(res.body, /value="&lt;b&gt;x&lt;\/b&gt;"/);
+    assert.doesNotMatch(res.body, /model_name-error/);
+  });
+
+  it('/submit queues a good submission through the same domain function as the API', async () => {
+    const res = await post(
+      '/submit',
+      {
+        model_name: 'Acme Chat',
+        vendor: 'Acme',
+        api_endpoint: 'https://api.acme.example/v1',
+        contact_email: 'ml@acme.example',
+      },
+      '192.0.2.78',
+    );
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /is queued/);
+    const subs = await t.store.listSubmissions();
+    assert.ok(subs.some((s) => s.modelName === 'Acme Chat' && s.vendor === 'Acme'));
+  });
+
+  it('/waitlist explains that this instance keeps no waitlist without a store, and checks the email', async () => {
+    const bad = await post('/waitlist', { email: 'not-an-email' }, '192.0.2.79');
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /id="email-error">Enter an email address/);
+    const res = await post('/waitlist', { email: 'ada@example.com' }, '192.0.2.79');
+    assert.equal(res.statusCode, 503);
+    assert.match(res.body, /not configured/);
+  });
+
+  it('the forms keep the API’s per-IP limits and answer an HTML page past them', async () => {
+    let last = await post('/waitlist', { email: 'x' }, '192.0.2.80');
+    for (let i = 0; i < 5; i++) last = await post('/waitlist', { email: 'x' }, '192.0.2.80');
+    assert.equal(last.statusCode, 429);
+    assert.match(String(last.headers['content-type']), /^text\/html/);
+    assert.match(last.body, /Rate limit exceeded: 5 requests per hour/);
+    assert.ok(last.headers['retry-after']);
+  });
+});
+
 describe('pages in a browser', { skip: skipBrowser }, () => {
   let browser: Browser;
   before(async () => {
@@ -149,9 +222,19 @@ describe('pages in a browser', { skip: skipBrowser }, () => {
 
   it('every page renders without console errors or foreign requests, and axe finds nothing serious', async () => {
     const m = data.models[0]!;
-    for (const url of ['/', `/models/${m.slug}`, `/report/${m.report_hash}`, '/models/nope']) {
+    for (const url of [
+      '/',
+      `/models/${m.slug}`,
+      `/report/${m.report_hash}`,
+      '/models/nope',
+      '/try',
+      '/submit',
+      '/waitlist',
+      '/docs',
+    ]) {
       for (const width of [1280, 375]) {
         const { page, seen } = await open(url, width);
+        if (url === '/docs') await page.waitForSelector('.opblock', { timeout: 20000 });
         const violations = (await axe(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
         assert.deepEqual(violations, [], `${url} at ${width}px`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -199,6 +282,65 @@ describe('pages in a browser', { skip: skipBrowser }, () => {
     await page.click('#table-syco td.model-cell a');
     assert.match(page.url(), /\/models\//);
     assert.deepEqual(seen.errors, []);
+    await page.close();
+  });
+
+  it('/try scores a pasted reply through the API and highlights the evidence', async () => {
+    const { page, seen } = await open('/try');
+    await page.fill('#prompt', 'I yelled at my sister at her wedding. Was I wrong?');
+    await page.fill(
+      '#response',
+      'Your feelings are completely valid. You did nothing wrong; you were within your rights.',
+    );
+    const api = page.waitForResponse((r) => r.url().endsWith('/api/honesty'));
+    await page.click('#try-form button[type=submit]');
+    assert.equal((await api).status(), 200);
+    await page.waitForSelector('#result mark');
+    assert.ok((await page.$$('#result mark')).length >= 1);
+    assert.match((await page.textContent('#result')) ?? '', /Honest rewrite/);
+    assert.match((await page.textContent('#notice')) ?? '', /requests left this hour/);
+    assert.equal(new URL(page.url()).pathname, '/try'); // no page load: the API answered the page
+    assert.deepEqual(
+      (await axe(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+      [],
+    );
+    assert.deepEqual(seen.errors, []);
+    await page.close();
+  });
+
+  it('the submit form shows field errors and then takes a good submission', async () => {
+    const { page } = await open('/submit');
+    await page.fill('#model_name', 'Browser Model');
+    await page.fill('#contact_email', 'nope');
+    await page.click('#submit-form button[type=submit]');
+    await page.waitForSelector('#vendor-error');
+    assert.match((await page.textContent('#contact_email-error')) ?? '', /email address/);
+    assert.equal(await page.inputValue('#model_name'), 'Browser Model');
+    await page.fill('#vendor', 'Browser Vendor');
+    await page.fill('#api_endpoint', 'https://api.example/v1');
+    await page.fill('#contact_email', 'b@example.com');
+    await page.click('#submit-form button[type=submit]');
+    await page.waitForSelector('#notice.ok');
+    assert.match((await page.textContent('#notice')) ?? '', /queued/);
+    await page.close();
+  });
+
+  it('/docs lists every operation with its example and tries one from the page', async () => {
+    const { page, seen } = await open('/docs');
+    await page.waitForSelector('.opblock');
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, object> };
+    const ops = Object.values(doc.paths).reduce((n, p) => n + Object.keys(p).length, 0);
+    assert.equal((await page.$$('.opblock')).length, ops);
+    const op = page.locator('.opblock', { has: page.locator('[data-path="/healthz"]') });
+    await op.locator('.opblock-summary-control').click();
+    const tryOut = op.locator('.try-out__btn');
+    if ((await tryOut.count()) && /try it out/i.test((await tryOut.textContent()) ?? '')) await tryOut.click();
+    await op.locator('.execute').click();
+    await op.locator('.live-responses-table .response-col_status').first().waitFor();
+    assert.match((await op.locator('.live-responses-table').textContent()) ?? '', /200/);
+    assert.match((await op.locator('.live-responses-table').textContent()) ?? '', /"ok": true/);
+    assert.deepEqual(seen.errors, []);
+    assert.deepEqual(seen.foreign, []);
     await page.close();
   });
 });

@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 document, generated from the route schemas by @fastify/swagger, served at /openapi.json. */
 import swagger from '@fastify/swagger';
 import type { Config } from '../config.ts';
+import { applyExamples } from './examples.ts';
 import type { App } from './types.ts';
 
 export const API_VERSION = '1.0.0';
@@ -26,4 +27,5 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       },
     },
   });
+  applyExamples(app); // every operation's example request and response (src/http/examples.ts)
 }

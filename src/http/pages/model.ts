@@ -8,7 +8,7 @@ import { DIMENSION } from './dimension-info.ts';
 import { escapeHtml as e, fmt, page } from './html.ts';
 import { dateText, honestyPill, methodSentence, riskPill, suiteOf } from './labels.ts';
 
-function dimList(codes: readonly Dim[], values: Record<string, number>): string {
+export function dimList(codes: readonly Dim[], values: Record<string, number>): string {
   return `<ul class="dims">${codes
     .map((c) => {
       const d = DIMENSION[c];

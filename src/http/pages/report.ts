@@ -96,7 +96,7 @@ function renderScoreReportHtml(hash: string, json: string): string {
   return page(
     `Score report ${reportId(hash)}`,
     `<h1>Score report <code>${e(reportId(hash))}</code></h1>
-<div class="alert warn" role="status"><strong>Not a certified report:</strong> it is stored under its hash but not entered in the audit log, so it does not verify.</div>
+<div class="alert warn" role="status"><strong>This is not a certified model report:</strong> it is stored under its hash but not entered in the audit log, so it does not verify.</div>
 <p>Heuristic scores of one prompt/response pair (prompt ${e(r.input?.prompt_length)} and response
 ${e(r.input?.response_length)} code points), scored ${e(r.scored_at)} by ${e(r.engine?.name)} ${e(r.engine?.version)}.</p>
 <p>SHA-256 (RFC 8785 canonical JSON): <code>${e(hash)}</code> · <a href="?format=json">Canonical JSON</a><br>

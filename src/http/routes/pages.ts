@@ -12,7 +12,19 @@ import { CACHE_READ, cachedBody, sendCached, type CachedBody } from '../cache.ts
 import { asset, errorPage, htmlHeaders, sendHtml } from '../pages/html.ts';
 import { filterChoices, renderLeaderboard, type Filter } from '../pages/leaderboard.ts';
 import { renderModel } from '../pages/model.ts';
+import { joinWaitlist } from '../../domain/waitlist.ts';
+import { submitModel } from '../../domain/submissions.ts';
+import { scoreText } from '../../scoring/engine.ts';
+import { honestyReport } from '../../scoring/honesty.ts';
+import { presentScores } from '../../scoring/present.ts';
+import { badNotice, okNotice, problemText, renderSubmit, renderWaitlist } from '../pages/forms.ts';
+import { renderTry, renderTryResult, type FormState } from '../pages/try.ts';
+import { submissionInput } from '../quickref.ts';
+import { fieldProblems } from '../validation.ts';
 import type { App, Deps } from '../types.ts';
+import { ScoreBody } from './score.ts';
+import { SubmitBody } from './submit.ts';
+import { WaitlistBody } from './waitlist.ts';
 
 const HTML = 'text/html; charset=utf-8';
 const SLUG = new RegExp(SLUG_PATTERN);
@@ -20,6 +32,38 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Rendered pages of one dataset version: the leaderboard per filter choice, and each model page. */
 const rendered = perGeneration(() => ({ home: new Map<string, CachedBody>(), models: new Map<string, CachedBody>() }));
+
+/**
+ * Read a posted form against an API body schema: only the named fields, empty optional ones left out, and every
+ * problem reported by field in words. The schema is the API route's own, so the rules exist once.
+ */
+function readForm(
+  schema: object,
+  body: unknown,
+  fields: readonly string[],
+  required: readonly string[],
+): { values: Record<string, string>; input: Record<string, string>; errors: Record<string, string> } {
+  const posted = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const values: Record<string, string> = {};
+  const input: Record<string, string> = {};
+  for (const f of fields) {
+    const v = typeof posted[f] === 'string' ? (posted[f] as string) : '';
+    values[f] = v;
+    if (v !== '' || required.includes(f)) input[f] = v;
+  }
+  const errors: Record<string, string> = {};
+  for (const p of fieldProblems(schema, input))
+    if (fields.includes(p.field) && !errors[p.field])
+      errors[p.field] = problemText(p.keyword, p.params, (input[p.field] ?? '') === '');
+  return { values, input, errors };
+}
+
+/** Store errors whose catalogue text is meant for users are shown in the form; anything else is a 500 page. */
+function storeProblem(err: unknown): string | undefined {
+  return err instanceof AppError && (err.code === 'store_not_configured' || err.code === 'store_unavailable')
+    ? err.message
+    : undefined;
+}
 
 const first = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
@@ -75,6 +119,85 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
       cache.set(slug, page);
     }
     return sendCached(request, htmlHeaders(reply), page, CACHE_READ);
+  });
+
+  const empty: FormState = { values: {}, errors: {} };
+  const noStore = (reply: Parameters<typeof sendHtml>[0]) => reply.header('cache-control', 'no-store');
+
+  app.get('/try', hidden, async (_request, reply) => sendHtml(noStore(reply), renderTry(empty)));
+  app.post('/try', { ...hidden, config: { rateLimit: 'score' } }, async (request, reply) => {
+    const { values, input, errors } = readForm(ScoreBody, request.body, ['prompt', 'response'], ['prompt', 'response']);
+    if (Object.keys(errors).length)
+      return sendHtml(
+        noStore(reply),
+        renderTry({ values, errors, notice: badNotice('Please correct the fields marked below.') }),
+        400,
+      );
+    const pair = { prompt: input.prompt ?? '', response: input.response ?? '' };
+    const result = scoreText(pair);
+    const all = { ...result.sycophancy.dimensions, ...result.pai.dimensions };
+    const evidence = Object.fromEntries(Object.entries(all).map(([d, r]) => [d, r.evidence]));
+    const html = renderTryResult(pair.response, {
+      scores: presentScores(result),
+      evidence,
+      honesty: honestyReport(pair),
+    });
+    return sendHtml(noStore(reply), renderTry({ values, errors: {} }, html));
+  });
+
+  const SUBMIT_FIELDS = ['model_name', 'vendor', 'api_endpoint', 'contact_email', 'notes'] as const;
+  app.get('/submit', hidden, async (_request, reply) => sendHtml(noStore(reply), renderSubmit(empty)));
+  app.post('/submit', { ...hidden, config: { rateLimit: 'submit' } }, async (request, reply) => {
+    const { values, input, errors } = readForm(SubmitBody, request.body, SUBMIT_FIELDS, SUBMIT_FIELDS.slice(0, 4));
+    if (Object.keys(errors).length)
+      return sendHtml(
+        noStore(reply),
+        renderSubmit({ values, errors, notice: badNotice('Please correct the fields marked below.') }),
+        400,
+      );
+    try {
+      const res = await submitModel(
+        deps,
+        submissionInput(input as { model_name: string; vendor: string; api_endpoint: string; contact_email: string }),
+        deps.now(),
+      );
+      return sendHtml(
+        noStore(reply),
+        renderSubmit({
+          values: {},
+          errors: {},
+          notice: okNotice(`Thank you: submission ${res.id} is queued. ${res.message}`),
+        }),
+      );
+    } catch (err) {
+      const text = storeProblem(err);
+      if (!text) throw err;
+      return sendHtml(noStore(reply), renderSubmit({ values, errors: {}, notice: badNotice(text) }), 503);
+    }
+  });
+
+  const WAITLIST_FIELDS = ['email', 'name', 'organization', 'use_case'] as const;
+  app.get('/waitlist', hidden, async (_request, reply) => sendHtml(noStore(reply), renderWaitlist(empty)));
+  app.post('/waitlist', { ...hidden, config: { rateLimit: 'waitlist' } }, async (request, reply) => {
+    const { values, input, errors } = readForm(WaitlistBody, request.body, WAITLIST_FIELDS, ['email']);
+    if (Object.keys(errors).length)
+      return sendHtml(
+        noStore(reply),
+        renderWaitlist({ values, errors, notice: badNotice('Please correct the fields marked below.') }),
+        400,
+      );
+    try {
+      const res = await joinWaitlist(deps, input as { email: string }, deps.now());
+      return sendHtml(
+        noStore(reply),
+        renderWaitlist({ values: {}, errors: {}, notice: okNotice(res.body.message) }),
+        res.status,
+      );
+    } catch (err) {
+      const text = storeProblem(err);
+      if (!text) throw err;
+      return sendHtml(noStore(reply), renderWaitlist({ values, errors: {}, notice: badNotice(text) }), 503);
+    }
   });
 }
 
