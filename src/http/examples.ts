@@ -30,18 +30,6 @@ const META = {
   transcripts_scored: 6583,
   models_scored: 23,
 };
-const SYCO_ENTRY = {
-  slug: SLUG,
-  name: 'ChatGPT 4o Latest',
-  vendor: 'OpenAI',
-  honesty: 95.16,
-  ev: 0.93,
-  me: 0.83,
-  il: 0.03,
-  ia: 0.02,
-  fa: 0.61,
-  history: [95.16],
-};
 const PAI_ENTRY = {
   slug: SLUG,
   name: 'ChatGPT 4o Latest',
