@@ -7,6 +7,7 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { auditLogFor } from '../audit/log.ts';
 import { loadConfig } from '../config.ts';
+import { SYCO_DIMS } from '../dimensions.ts';
 import { readDatasetFile, type Dataset } from '../domain/dataset.ts';
 import {
   IngestError,
@@ -25,7 +26,7 @@ import type { Store } from '../store/types.ts';
 const USAGE = `usage: svc ingest <file.jsonl> [options]
 
 Each line: {"model": "<slug>", "name"?, "vendor"?, "prompt", "response",
-            "judge_scores"?: {"<judge>": {"ev", "me", "il", "ia", "fa"}}}
+            "judge_scores"?: {"<judge>": {${SYCO_DIMS.map((d) => `"${d}"`).join(', ')}}}}
 Scores every transcript, publishes a new version of the dataset (SVC_DATASET) with one certified report per
 model in it, stores the reports and appends them to the audit log (SVC_STORE_URL).
 

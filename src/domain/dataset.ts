@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { mapDims, PAI_DIMS, SYCO_DIMS, type PaiDim, type SycoDim } from '../dimensions.ts';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 if (!FormatRegistry.Has('date-time'))
@@ -45,11 +46,7 @@ export const DatasetModelSchema = Type.Object(
       Type.Object(
         {
           honesty: Type.Number({ minimum: 0, maximum: 100 }),
-          ev: Dim,
-          me: Dim,
-          il: Dim,
-          ia: Dim,
-          fa: Dim,
+          ...mapDims(SYCO_DIMS, () => Dim),
           history: History,
         },
         { additionalProperties: false },
@@ -57,7 +54,7 @@ export const DatasetModelSchema = Type.Object(
     ),
     pai: Type.Optional(
       Type.Object(
-        { composite: Dim, emi: Dim, exl: Dim, bnd: Dim, dep: Dim, aud: Dim, history: History },
+        { composite: Dim, ...mapDims(PAI_DIMS, () => Dim), history: History },
         { additionalProperties: false },
       ),
     ),
@@ -208,8 +205,8 @@ export interface ModelUpdate {
   assessed: string;
   report_hash?: string;
   transcripts: number;
-  sycophancy: { honesty: number; ev: number; me: number; il: number; ia: number; fa: number };
-  pai: { composite: number; emi: number; exl: number; bnd: number; dep: number; aud: number };
+  sycophancy: { honesty: number } & Record<SycoDim, number>;
+  pai: { composite: number } & Record<PaiDim, number>;
 }
 
 const HISTORY_MAX = 1000;
@@ -247,22 +244,14 @@ export function nextDataset(
     const honesty = r4(s.honesty);
     m.sycophancy = {
       honesty,
-      ev: r4(s.ev),
-      me: r4(s.me),
-      il: r4(s.il),
-      ia: r4(s.ia),
-      fa: r4(s.fa),
+      ...mapDims(SYCO_DIMS, (d) => r4(s[d])),
       history: [...(old?.sycophancy?.history ?? []), honesty].slice(-HISTORY_MAX),
     };
     const p = u.pai;
     const composite = r4(p.composite);
     m.pai = {
       composite,
-      emi: r4(p.emi),
-      exl: r4(p.exl),
-      bnd: r4(p.bnd),
-      dep: r4(p.dep),
-      aud: r4(p.aud),
+      ...mapDims(PAI_DIMS, (d) => r4(p[d])),
       history: [...(old?.pai?.history ?? []), composite].slice(-HISTORY_MAX),
     };
     return m;

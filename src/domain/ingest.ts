@@ -105,7 +105,7 @@ export function parseIngestLine(raw: string): IngestLine {
   }
   if (v.judge_scores !== undefined) {
     if (!isObj(v.judge_scores))
-      throw new IngestError('judge_scores must be an object of judge name -> {ev, me, il, ia, fa}');
+      throw new IngestError(`judge_scores must be an object of judge name -> {${SYCO_DIMS.join(', ')}}`);
     const judges = Object.entries(v.judge_scores);
     if (judges.length > INGEST_LIMITS.judges) throw new IngestError(`at most ${INGEST_LIMITS.judges} judges per line`);
     const out: Record<string, JudgeScores> = {};
@@ -277,8 +277,6 @@ export function planIngest(input: PlanInput): IngestPlan {
     });
     const sealed = sealReport(report);
     reports.push({ slug, report, ...sealed });
-    const { honesty, ev, me, il, ia, fa } = report.scores.sycophancy;
-    const { composite, emi, exl, bnd, dep, aud } = report.scores.pai;
     updates.push({
       slug,
       name,
@@ -286,8 +284,8 @@ export function planIngest(input: PlanInput): IngestPlan {
       assessed: generatedAt,
       report_hash: sealed.hash,
       transcripts: lines.length,
-      sycophancy: { honesty, ev, me, il, ia, fa },
-      pai: { composite, emi, exl, bnd, dep, aud },
+      sycophancy: report.scores.sycophancy,
+      pai: report.scores.pai,
     });
   }
   const dataset = nextDataset(input.previous, updates, {

@@ -5,35 +5,21 @@
  * Rank is the 1-based position in that order, equal values sharing a rank (1, 2, 2, 4). Values are compared
  * as published (2 decimals), so two models that print the same number share a rank.
  */
+import { mapDims, PAI_DIMS, SYCO_DIMS, type PaiDim, type SycoDim } from '../dimensions.ts';
 import { riskOf, round2, type Risk } from '../scoring/types.ts';
 import type { Dataset, DatasetModel, LoadedDataset, Meta } from './dataset.ts';
 
-export interface SycophancyEntry {
-  slug: string;
-  name: string;
-  vendor: string;
-  honesty: number;
-  ev: number;
-  me: number;
-  il: number;
-  ia: number;
-  fa: number;
-  history: number[];
-}
+/** A sycophancy leaderboard row: slug, name, vendor, honesty, the sycophancy dimensions, history (JSON order). */
+export type SycophancyEntry = { slug: string; name: string; vendor: string; honesty: number } & Record<
+  SycoDim,
+  number
+> & { history: number[] };
 
-export interface PaiEntry {
-  slug: string;
-  name: string;
-  vendor: string;
-  composite: number;
-  emi: number;
-  exl: number;
-  bnd: number;
-  dep: number;
-  aud: number;
-  risk: Risk;
-  history: number[];
-}
+/** A PAI leaderboard row: slug, name, vendor, composite, the PAI dimensions, risk, history (JSON order). */
+export type PaiEntry = { slug: string; name: string; vendor: string; composite: number } & Record<PaiDim, number> & {
+    risk: Risk;
+    history: number[];
+  };
 
 export interface Ranked<T> {
   entry: T;
@@ -72,11 +58,7 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
         name: m.name,
         vendor: m.vendor,
         honesty: round2(s.honesty),
-        ev: round2(s.ev),
-        me: round2(s.me),
-        il: round2(s.il),
-        ia: round2(s.ia),
-        fa: round2(s.fa),
+        ...mapDims(SYCO_DIMS, (d) => round2(s[d])),
         history: s.history.map(round2),
       });
     }
@@ -87,11 +69,7 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
         name: m.name,
         vendor: m.vendor,
         composite: round2(p.composite),
-        emi: round2(p.emi),
-        exl: round2(p.exl),
-        bnd: round2(p.bnd),
-        dep: round2(p.dep),
-        aud: round2(p.aud),
+        ...mapDims(PAI_DIMS, (d) => round2(p[d])),
         risk: riskOf(p.composite),
         history: p.history.map(round2),
       });

@@ -4,9 +4,8 @@
  * filters in place and makes every column sortable.
  */
 import type { LeaderboardView } from '../../domain/leaderboard.ts';
-import { PAI_DIMS, SYCO_DIMS } from '../../scoring/types.ts';
+import { dimension, PAI_DIMS, SYCO_DIMS, type Dim } from '../../dimensions.ts';
 import { sparkline } from './charts.ts';
-import { DIMENSION } from './dimension-info.ts';
 import { escapeHtml as e, fmt, page } from './html.ts';
 import { dateText, honestyPill, methodSentence, riskPill, suiteOf } from './labels.ts';
 
@@ -59,8 +58,7 @@ export function renderLeaderboard(view: LeaderboardView, filter: Filter = {}): s
     const n = models.get(slug)!.model.transcripts;
     return `<td class="num" data-label="Transcripts" data-v="${n ?? -1}">${n ?? '–'}</td>`;
   };
-  const dimHeads = (codes: readonly string[]) =>
-    codes.map((c) => th(c, c, 'num', DIMENSION[c as keyof typeof DIMENSION].long)).join('');
+  const dimHeads = (codes: readonly string[]) => codes.map((c) => th(c, c, 'num', dimension(c as Dim).name)).join('');
   const dimCells = (entry: Record<string, unknown>, codes: readonly string[]) =>
     codes
       .map((c) => {
@@ -87,8 +85,7 @@ export function renderLeaderboard(view: LeaderboardView, filter: Filter = {}): s
   const legend = (codes: readonly string[]) =>
     codes
       .map((c) => {
-        const d = DIMENSION[c as keyof typeof DIMENSION];
-        return `<code>${c}</code> ${e(d.long)}`;
+        return `<code>${c}</code> ${e(dimension(c as Dim).name)}`;
       })
       .join(' · ');
 

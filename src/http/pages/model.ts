@@ -2,17 +2,16 @@
 import { BADGE_STYLES, BADGE_TYPES } from '../../badge/index.ts';
 import type { LeaderboardView } from '../../domain/leaderboard.ts';
 import { reportId } from '../../domain/reports.ts';
-import { PAI_DIMS, SYCO_DIMS, type Dim } from '../../scoring/types.ts';
+import { dimension, PAI_DIMS, SYCO_DIMS, type Dim } from '../../dimensions.ts';
 import { bar, historyChart } from './charts.ts';
-import { DIMENSION } from './dimension-info.ts';
 import { escapeHtml as e, fmt, page } from './html.ts';
 import { dateText, honestyPill, methodSentence, riskPill, suiteOf } from './labels.ts';
 
 export function dimList(codes: readonly Dim[], values: Record<string, number>): string {
   return `<ul class="dims">${codes
     .map((c) => {
-      const d = DIMENSION[c];
-      return `<li><span><strong>${e(d.long)}</strong> <code>${c}</code><span class="meaning">${e(d.meaning)}</span></span>${bar(values[c] ?? 0)}<span class="value">${fmt(values[c])}</span></li>`;
+      const d = dimension(c);
+      return `<li><span><strong>${e(d.name)}</strong> <code>${c}</code><span class="meaning">${e(d.meaning)}</span></span>${bar(values[c] ?? 0)}<span class="value">${fmt(values[c])}</span></li>`;
     })
     .join('')}</ul>`;
 }

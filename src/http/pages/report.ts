@@ -8,16 +8,16 @@ import {
   type StatKey,
   type VerifyResult,
 } from '../../domain/reports.ts';
-import { PAI_DIMS, SYCO_DIMS } from '../../scoring/types.ts';
+import { ALL_DIMS, dimension, mapDims, PAI_DIMS, SYCO_DIMS } from '../../dimensions.ts';
 import { boxPlot } from './charts.ts';
-import { DIMENSION } from './dimension-info.ts';
 import { escapeHtml as e, fmt, page } from './html.ts';
 import { dateText, riskPill } from './labels.ts';
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
+/** Row labels: the dimension table's long names, and the two aggregates. */
 const LONG: Record<StatKey, string> = {
-  ...(Object.fromEntries([...SYCO_DIMS, ...PAI_DIMS].map((c) => [c, DIMENSION[c].long])) as Record<StatKey, string>),
+  ...mapDims(ALL_DIMS, (d) => dimension(d).name),
   honesty: 'honesty (0–100, higher is better)',
   composite: 'PAI composite',
 };
@@ -71,11 +71,11 @@ ${r.kappa !== undefined ? `<li>Cross-judge kappa <strong>${e(r.kappa.toFixed(3))
 <a href="${e(verifyUrl)}">Verification (JSON)</a> · <a href="?format=json">Canonical JSON</a></p>
 <h2>Sycophancy: honesty ${fmt(num(syco.honesty))}</h2>
 <div class="table-wrap"><table class="cards">${head}<tbody>
-${rows(['ev', 'me', 'il', 'ia', 'fa', 'honesty'], (k) => syco[k])}
+${rows([...SYCO_DIMS, 'honesty'], (k) => syco[k])}
 </tbody></table></div>
 <h2>Parasocial attachment: composite ${fmt(num(pai.composite))} ${risk}</h2>
 <div class="table-wrap"><table class="cards">${head}<tbody>
-${rows(['emi', 'exl', 'bnd', 'dep', 'aud', 'composite'], (k) => pai[k])}
+${rows([...PAI_DIMS, 'composite'], (k) => pai[k])}
 </tbody></table></div>
 <p class="note">${e(r.method)} Dimensions are 0–10, higher is worse; values are shown with two decimals (the canonical JSON has four).</p>`,
   );
@@ -103,11 +103,11 @@ ${e(r.input?.response_length)} code points), scored ${e(r.scored_at)} by ${e(r.e
 SHA-256 of the prompt: <code>${e(r.input?.prompt_sha256)}</code>, of the response: <code>${e(r.input?.response_sha256)}</code></p>
 <h2>Sycophancy: honesty ${fmt(num(syco.honesty))}</h2>
 <table><thead><tr><th scope="col">Dimension</th><th scope="col" class="num">Score</th></tr></thead><tbody>
-${rows(['ev', 'me', 'il', 'ia', 'fa'], syco)}
+${rows(SYCO_DIMS, syco)}
 </tbody></table>
 <h2>Parasocial attachment: composite ${fmt(num(pai.composite))} ${risk}</h2>
 <table><thead><tr><th scope="col">Dimension</th><th scope="col" class="num">Score</th></tr></thead><tbody>
-${rows(['emi', 'exl', 'bnd', 'dep', 'aud'], pai)}
+${rows(PAI_DIMS, pai)}
 </tbody></table>
 <p class="note">${e(r.method)}</p>`,
   );

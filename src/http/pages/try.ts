@@ -6,8 +6,7 @@
  */
 import type { HonestyReport } from '../../scoring/honesty.ts';
 import type { PresentedScores } from '../../scoring/present.ts';
-import { PAI_DIMS, SYCO_DIMS, type Dim } from '../../scoring/types.ts';
-import { DIMENSIONS, DIMENSION } from './dimension-info.ts';
+import { DIMENSIONS, dimension, PAI_DIMS, SYCO_DIMS, type Dim } from '../../dimensions.ts';
 import { escapeHtml as e, fmt, page } from './html.ts';
 import { honestyPill, riskPill } from './labels.ts';
 import { dimList } from './model.ts';
@@ -40,7 +39,7 @@ export function highlight(text: string, spans: Span[]): string {
   let at = 0;
   for (const s of spans) {
     html += e(text.slice(at, s.start));
-    const names = s.dims.map((d) => DIMENSION[d as Dim]?.long ?? d).join(', ');
+    const names = s.dims.map((d) => dimension(d as Dim)?.name ?? d).join(', ');
     html += `<mark title="${e(names)}">${e(text.slice(s.start, s.end))}<sup>${e(s.dims.join(' '))}</sup></mark>`;
     at = s.end;
   }
@@ -57,7 +56,7 @@ export function renderTryResult(response: string, r: TryResult): string {
   const spans = mergeSpans(r.evidence);
   const verdictClass = r.honesty.verdict === 'honest' ? 'ok' : r.honesty.verdict === 'mixed' ? 'warn' : 'bad';
   const evidenceList = spans.length
-    ? `<ul>${spans.map((s) => `<li>“${e(response.slice(s.start, s.end))}”: ${e(s.dims.map((d) => DIMENSION[d as Dim]?.long ?? d).join(', '))}</li>`).join('')}</ul>`
+    ? `<ul>${spans.map((s) => `<li>“${e(response.slice(s.start, s.end))}”: ${e(s.dims.map((d) => dimension(d as Dim)?.name ?? d).join(', '))}</li>`).join('')}</ul>`
     : '<p>No span of the response raised a score.</p>';
   return `<section id="result" aria-labelledby="result-h" tabindex="-1"><h2 id="result-h">Result</h2>
 <div class="card"><p>Honesty verdict: <span class="pill ${verdictClass}">${e(r.honesty.verdict)}</span> (overall sycophancy ${fmt(r.honesty.overall_sycophancy)} on 0–1). ${e(r.honesty.one_line)}</p>
@@ -104,7 +103,7 @@ export function notice(state: FormState): string {
 }
 
 export function renderTry(state: FormState, result?: string): string {
-  const info = e(JSON.stringify(DIMENSIONS.map((d) => [d.code, d.long, d.meaning])));
+  const info = e(JSON.stringify(DIMENSIONS.map((d) => [d.code, d.name, d.meaning])));
   return page(
     'Try svc: score an AI reply',
     `<h1>Score a reply</h1>

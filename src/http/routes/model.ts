@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PAI_DIMS, pickDims, SYCO_DIMS } from '../../dimensions.ts';
 import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
 import { AppError } from '../../errors.ts';
 import { cachedBody, sendCached, type CachedBody } from '../cache.ts';
@@ -19,7 +20,7 @@ const details = perGeneration((loaded) => {
       const e = sycophancy.entry;
       body.sycophancy = {
         honesty: e.honesty,
-        dimensions: { ev: e.ev, me: e.me, il: e.il, ia: e.ia, fa: e.fa },
+        dimensions: pickDims(SYCO_DIMS, e),
         history: e.history,
         rank: sycophancy.rank,
         total_models: view.sycophancy.length,
@@ -30,7 +31,7 @@ const details = perGeneration((loaded) => {
       body.pai = {
         composite: e.composite,
         risk: e.risk,
-        dimensions: { emi: e.emi, exl: e.exl, bnd: e.bnd, dep: e.dep, aud: e.aud },
+        dimensions: pickDims(PAI_DIMS, e),
         history: e.history,
         rank: pai.rank,
         total_models: view.pai.length,

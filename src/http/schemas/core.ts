@@ -1,5 +1,6 @@
 /** TypeBox schemas for the core contract's resources: validation, types and the OpenAPI document from one definition. */
-import { Type, type SchemaOptions } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TSchema } from '@sinclair/typebox';
+import { dimension, mapDims, PAI_DIMS, SYCO_DIMS, type Dim } from '../../dimensions.ts';
 import { MetaSchema, SLUG_PATTERN } from '../../domain/dataset.ts';
 import { TEXT_LIMITS } from '../../text.ts';
 
@@ -59,20 +60,17 @@ export const Slug = Type.String({
   description: 'Model slug as published on the leaderboard',
 });
 
-export const SycoDimensions = Type.Object({
-  ev: Type.Number({ minimum: 0, maximum: 10, description: 'emotional validation' }),
-  me: Type.Number({ minimum: 0, maximum: 10, description: 'moral endorsement' }),
-  il: Type.Number({ minimum: 0, maximum: 10, description: 'indirect language' }),
-  ia: Type.Number({ minimum: 0, maximum: 10, description: 'indirect action' }),
-  fa: Type.Number({ minimum: 0, maximum: 10, description: 'framing acceptance (accepting the user’s framing)' }),
-});
-export const PaiDimensions = Type.Object({
-  emi: Type.Number({ minimum: 0, maximum: 10, description: 'emotional manipulation' }),
-  exl: Type.Number({ minimum: 0, maximum: 10, description: 'exclusivity' }),
-  bnd: Type.Number({ minimum: 0, maximum: 10, description: 'boundary dissolution' }),
-  dep: Type.Number({ minimum: 0, maximum: 10, description: 'dependency reinforcement' }),
-  aud: Type.Number({ minimum: 0, maximum: 10, description: 'autonomy undermining' }),
-});
+/** Per dimension of one index, `{code: schema(code)}` in table order (src/dimensions.ts). */
+function dimProps<D extends Dim, S extends TSchema>(codes: readonly D[], schema: (code: D) => S): Record<D, S> {
+  return mapDims(codes, schema);
+}
+const DimDescribed = (code: Dim) => {
+  const { name, phrase } = dimension(code);
+  return Type.Number({ minimum: 0, maximum: 10, description: phrase ? `${name} (${phrase})` : name });
+};
+
+export const SycoDimensions = Type.Object(dimProps(SYCO_DIMS, DimDescribed));
+export const PaiDimensions = Type.Object(dimProps(PAI_DIMS, DimDescribed));
 
 export const SycophancyEntrySchema = Type.Object(
   {
@@ -80,11 +78,7 @@ export const SycophancyEntrySchema = Type.Object(
     name: Type.String(),
     vendor: Type.String(),
     honesty: Type.Number({ minimum: 0, maximum: 100, description: '100 - mean(dimensions) x 10; higher is better' }),
-    ev: DimScore,
-    me: DimScore,
-    il: DimScore,
-    ia: DimScore,
-    fa: DimScore,
+    ...dimProps(SYCO_DIMS, () => DimScore),
     history: Type.Optional(History),
   },
   { title: 'SycophancyEntry' },
@@ -96,11 +90,7 @@ export const PaiEntrySchema = Type.Object(
     name: Type.String(),
     vendor: Type.String(),
     composite: Type.Number({ minimum: 0, maximum: 10, description: 'Mean of the five dimensions; higher is worse' }),
-    emi: DimScore,
-    exl: DimScore,
-    bnd: DimScore,
-    dep: DimScore,
-    aud: DimScore,
+    ...dimProps(PAI_DIMS, () => DimScore),
     risk: RiskSchema,
     history: Type.Optional(History),
   },
