@@ -17,9 +17,11 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const ID_PREFIX = `req_${randomBytes(4).toString('hex')}`;
 let idCounter = 0;
 
-/** Query values that are secrets (GET /api/keys?key=…) are cut from logged URLs. */
+/** Query values that are secrets (GET /api/keys?key=…) and status-page tokens are cut from logged URLs. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:key|token)=)[^&#]*/gi, '$1[redacted]');
+  return url
+    .replace(/([?&](?:key|token)=)[^&#]*/gi, '$1[redacted]')
+    .replace(/^\/submissions\/[^/?#]+/, '/submissions/[redacted]');
 }
 
 export async function buildApp(input: AppDeps): Promise<App> {

@@ -6,7 +6,8 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { auditLogFor } from './audit/log.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDatasetSource } from './domain/dataset.ts';
+import { readDatasetFile } from './domain/dataset.ts';
+import { openStoreDatasetSource, takeBundle } from './domain/publication.ts';
 import { ensureBundledReports, reportsDirOf } from './domain/reports.ts';
 import { createMailer } from './domain/email.ts';
 import { createStore } from './store/index.ts';
@@ -23,8 +24,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     throw err;
   }
   const log = pino({ level: config.logLevel });
-  const dataset = openDatasetSource(config.datasetPath, log);
+  const bundle = readDatasetFile(config.datasetPath);
   const store = createStore(config.store);
+  // The bundled file seeds the store's published versions; only its models newer than the published ones are taken.
+  log.info({ bundle: await takeBundle(store, bundle) }, 'bundled dataset checked against the published versions');
+  const dataset = await openStoreDatasetSource(store, log, { pollMs: config.datasetPollMs });
   const mailer = createMailer(config.email, log);
   await ensureBundledReports(store, reportsDirOf(config.datasetPath), auditLogFor(store, config.signingKey)).then(
     (r) => log.info(r, 'bundled reports are in the store and the audit log'),

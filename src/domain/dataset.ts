@@ -20,6 +20,8 @@ const Dim = Type.Number({ minimum: 0, maximum: 10 });
 const History = Type.Array(Type.Number(), { maxItems: 1000 });
 
 export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9])?$';
+/** A suite name: lowercase letters, digits and . _ - : @ + (e.g. `svc-probes@1.0`, `public:syco-bench`), 1-100. */
+export const SUITE_PATTERN = '^[a-z0-9][a-z0-9._:@+-]{0,99}$';
 
 export const MetaSchema = Type.Object(
   {
@@ -42,6 +44,8 @@ export const DatasetModelSchema = Type.Object(
     /** SHA-256 hex of the model's latest certified report, when there is one. */
     report_hash: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$' })),
     transcripts: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** The prompt set the model was measured on (e.g. svc-probes@1, public:spiral-bench); rank only within one. */
+    suite: Type.Optional(Type.String({ pattern: SUITE_PATTERN })),
     sycophancy: Type.Optional(
       Type.Object(
         {
@@ -130,7 +134,7 @@ export interface LoadedDataset {
 export interface DatasetSource {
   current(): LoadedDataset;
   /** Re-read the file now; returns true when a new good version was taken. */
-  reload(): boolean;
+  reload(): boolean | Promise<boolean>;
   close(): void;
 }
 
@@ -205,6 +209,7 @@ export interface ModelUpdate {
   assessed: string;
   report_hash?: string;
   transcripts: number;
+  suite?: string;
   sycophancy: { honesty: number } & Record<SycoDim, number>;
   pai: { composite: number } & Record<PaiDim, number>;
 }
@@ -240,6 +245,8 @@ export function nextDataset(
       transcripts: u.transcripts,
     };
     if (u.report_hash) m.report_hash = u.report_hash;
+    const suite = u.suite ?? old?.suite;
+    if (suite !== undefined) m.suite = suite;
     const s = u.sycophancy;
     const honesty = r4(s.honesty);
     m.sycophancy = {

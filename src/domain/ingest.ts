@@ -4,7 +4,7 @@
  * the file, shows progress and prints the outcome.
  *
  * Input: JSON Lines, one transcript a line:
- *   {"model": "<slug>", "name"?: "...", "vendor"?: "...", "prompt": "...", "response": "...",
+ *   {"model": "<slug>", "name"?: "...", "vendor"?: "...", "suite"?: "<prompt set>", "prompt": "...", "response": "...",
  *    "judge_scores"?: {"<judge name>": {"ev": 0-10, "me": …, "il": …, "ia": …, "fa": …}}, …other fields ignored}
  * Limits: prompt 10000 and response 50000 code points (contract), name and vendor 500, a line 1 MB.
  *
@@ -15,14 +15,18 @@
  * version under the 0.700 publication gate is refused unless forced. Without judge_scores there is one
  * judge and no kappa.
  *
- * Publication order: report files, then store + audit log, then the dataset file (atomic rename), so a
- * published version never names a report that is not yet certified.
+ * Publication order: reports into the store and the audit log first, then the dataset version, so a published
+ * version never names a report that is not yet certified. With a store the version is published through it
+ * (src/domain/publication.ts: compare-and-set, every instance picks it up); without one (`--no-store`, used to
+ * build the bundle) the report files and the dataset file are written instead.
  */
 import type { AuditLog } from '../audit/log.ts';
 import { PAI_DIMS, SYCO_DIMS, type EngineResult, type ScoreInput, type SycoDim } from '../scoring/types.ts';
-import type { ReportStore } from '../store/types.ts';
+import type { DatasetStore, ReportStore } from '../store/types.ts';
+import { readPublished } from './publication.ts';
 import {
   SLUG_PATTERN,
+  SUITE_PATTERN,
   nextDataset,
   nextVersionLabel,
   writeDatasetFile,
@@ -59,6 +63,8 @@ export interface IngestLine {
   model: string;
   name?: string;
   vendor?: string;
+  /** The prompt set the transcript comes from (e.g. public:spiral-bench); a model's suite is the sorted set of its lines'. */
+  suite?: string;
   prompt: string;
   response: string;
   judge_scores?: Record<string, JudgeScores>;
@@ -67,6 +73,7 @@ export interface IngestLine {
 export class IngestError extends Error {}
 
 const SLUG = new RegExp(SLUG_PATTERN);
+const SUITE = new RegExp(SUITE_PATTERN);
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parse and check one line; throws IngestError naming the problem (the caller adds the line number). */
@@ -103,6 +110,11 @@ export function parseIngestLine(raw: string): IngestLine {
       throw new IngestError(`${field} must be a non-empty string of at most ${max} characters`);
     line[field] = s;
   }
+  if (v.suite !== undefined && v.suite !== null) {
+    if (typeof v.suite !== 'string' || !SUITE.test(v.suite))
+      throw new IngestError('suite must be 1-100 of lowercase letters, digits and . _ - : @ +');
+    line.suite = v.suite;
+  }
   if (v.judge_scores !== undefined) {
     if (!isObj(v.judge_scores))
       throw new IngestError(`judge_scores must be an object of judge name -> {${SYCO_DIMS.join(', ')}}`);
@@ -131,6 +143,7 @@ export interface ScoredLine {
   model: string;
   name?: string;
   vendor?: string;
+  suite?: string;
   scores: TranscriptScores;
   judgeScores?: Record<string, JudgeScores>;
 }
@@ -152,6 +165,7 @@ export function scoreLine(
   };
   if (line.name !== undefined) scored.name = line.name;
   if (line.vendor !== undefined) scored.vendor = line.vendor;
+  if (line.suite !== undefined) scored.suite = line.suite;
   if (line.judge_scores) scored.judgeScores = line.judge_scores;
   return { scored, engine: r.engine };
 }
@@ -266,8 +280,11 @@ export function planIngest(input: PlanInput): IngestPlan {
     const old = previous.get(slug);
     const name = lines.find((l) => l.name)?.name ?? old?.name ?? slug;
     const vendor = lines.find((l) => l.vendor)?.vendor ?? old?.vendor ?? 'Unknown';
+    const suites = [...new Set(lines.map((l) => l.suite).filter((x) => x !== undefined))].sort();
+    const suite = suites.length ? suites.join('+').slice(0, 100) : undefined;
     const report = buildReport({
       model: { slug, name, vendor },
+      ...(suite !== undefined && { suite }),
       datasetVersion: version,
       generatedAt,
       engine: input.engine,
@@ -284,6 +301,7 @@ export function planIngest(input: PlanInput): IngestPlan {
       assessed: generatedAt,
       report_hash: sealed.hash,
       transcripts: lines.length,
+      ...(suite !== undefined && { suite }),
       sycophancy: report.scores.sycophancy,
       pai: report.scores.pai,
     });
@@ -313,4 +331,25 @@ export async function publishPlan(
   if (target.store && target.audit) appended = await certifyReports(target.store, target.audit, plan.reports);
   writeDatasetFile(target.datasetFile, plan.dataset);
   return { appended };
+}
+
+/**
+ * Plan from the store's current version, certify the plan's reports, publish the version with compare-and-set;
+ * when another publication came first, plan again on top of it (its reports are certified anew, since they name
+ * the new version label). Returns the plan that was published.
+ */
+export async function publishThroughStore(
+  store: DatasetStore & ReportStore,
+  audit: AuditLog,
+  plan: (previous: Dataset | null) => IngestPlan,
+): Promise<{ plan: IngestPlan; seq: number; appended: number }> {
+  let appended = 0;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const cur = await readPublished(store);
+    const p = plan(cur?.dataset ?? null);
+    appended += await certifyReports(store, audit, p.reports);
+    const seq = await store.publishDataset(JSON.stringify(p.dataset), cur?.seq ?? 0);
+    if (seq !== null) return { plan: p, seq, appended };
+  }
+  throw new IngestError('could not publish: other publications kept coming first; try again');
 }

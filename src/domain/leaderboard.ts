@@ -9,17 +9,23 @@ import { mapDims, PAI_DIMS, SYCO_DIMS, type PaiDim, type SycoDim } from '../dime
 import { riskOf, round2, type Risk } from '../scoring/types.ts';
 import type { Dataset, DatasetModel, LoadedDataset, Meta } from './dataset.ts';
 
+/** Extra fields (not in the contract's entry): the prompt set measured on and how many transcripts were scored. */
+export interface Measured {
+  suite?: string;
+  transcripts?: number;
+}
+
 /** A sycophancy leaderboard row: slug, name, vendor, honesty, the sycophancy dimensions, history (JSON order). */
 export type SycophancyEntry = { slug: string; name: string; vendor: string; honesty: number } & Record<
   SycoDim,
   number
-> & { history: number[] };
+> & { history: number[] } & Measured;
 
 /** A PAI leaderboard row: slug, name, vendor, composite, the PAI dimensions, risk, history (JSON order). */
 export type PaiEntry = { slug: string; name: string; vendor: string; composite: number } & Record<PaiDim, number> & {
     risk: Risk;
     history: number[];
-  };
+  } & Measured;
 
 export interface Ranked<T> {
   entry: T;
@@ -31,6 +37,8 @@ export interface LeaderboardView {
   sycophancy: Ranked<SycophancyEntry>[];
   pai: Ranked<PaiEntry>[];
   bySlug: Map<string, { model: DatasetModel; sycophancy?: Ranked<SycophancyEntry>; pai?: Ranked<PaiEntry> }>;
+  /** The same view restricted to each suite (models measured on one prompt set rank among themselves). */
+  bySuite: Map<string, LeaderboardView>;
 }
 
 function rankBy<T extends { slug: string }>(items: T[], value: (t: T) => number, higherFirst: boolean): Ranked<T>[] {
@@ -47,7 +55,12 @@ function rankBy<T extends { slug: string }>(items: T[], value: (t: T) => number,
   return out;
 }
 
-export function buildLeaderboard(dataset: Dataset): LeaderboardView {
+const measured = (m: DatasetModel): Measured => ({
+  ...(m.suite !== undefined && { suite: m.suite }),
+  ...(m.transcripts !== undefined && { transcripts: m.transcripts }),
+});
+
+export function buildLeaderboard(dataset: Dataset, perSuite = true): LeaderboardView {
   const syco: SycophancyEntry[] = [];
   const pai: PaiEntry[] = [];
   for (const m of dataset.models) {
@@ -60,6 +73,7 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
         honesty: round2(s.honesty),
         ...mapDims(SYCO_DIMS, (d) => round2(s[d])),
         history: s.history.map(round2),
+        ...measured(m),
       });
     }
     if (m.pai) {
@@ -72,6 +86,7 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
         ...mapDims(PAI_DIMS, (d) => round2(p[d])),
         risk: riskOf(p.composite),
         history: p.history.map(round2),
+        ...measured(m),
       });
     }
   }
@@ -80,10 +95,19 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
     sycophancy: rankBy(syco, (e) => e.honesty, true),
     pai: rankBy(pai, (e) => e.composite, false),
     bySlug: new Map(),
+    bySuite: new Map(),
   };
   for (const m of dataset.models) view.bySlug.set(m.slug, { model: m });
   for (const r of view.sycophancy) view.bySlug.get(r.entry.slug)!.sycophancy = r;
   for (const r of view.pai) view.bySlug.get(r.entry.slug)!.pai = r;
+  if (perSuite) {
+    const suites = [...new Set(dataset.models.map((m) => m.suite).filter((s) => s !== undefined))].sort();
+    for (const suite of suites)
+      view.bySuite.set(
+        suite,
+        buildLeaderboard({ ...dataset, models: dataset.models.filter((m) => m.suite === suite) }, false),
+      );
+  }
   return view;
 }
 

@@ -15,6 +15,7 @@ import { modelRoutes } from './model.ts';
 import { pagesPlugin } from './pages.ts';
 import { reportRoutes } from './report.ts';
 import { scoreRoutes } from './score.ts';
+import { statusRoutes } from './status.ts';
 import { submitRoutes } from './submit.ts';
 import { verifyRoutes } from './verify.ts';
 import { waitlistRoutes } from './waitlist.ts';
@@ -31,6 +32,7 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   await keysRoutes(app, deps);
   await waitlistRoutes(app, deps);
   await submitRoutes(app, deps);
+  await statusRoutes(app, deps);
   await verifyRoutes(app, deps);
   await reportRoutes(app, deps);
   await logRoutes(app, deps);

@@ -1,10 +1,19 @@
 /** TypeBox schemas for the core contract's resources: validation, types and the OpenAPI document from one definition. */
 import { Type, type SchemaOptions, type TSchema } from '@sinclair/typebox';
 import { dimension, mapDims, PAI_DIMS, SYCO_DIMS, type Dim } from '../../dimensions.ts';
-import { MetaSchema, SLUG_PATTERN } from '../../domain/dataset.ts';
+import { MetaSchema, SLUG_PATTERN, SUITE_PATTERN } from '../../domain/dataset.ts';
 import { TEXT_LIMITS } from '../../text.ts';
 
-export { MetaSchema, SLUG_PATTERN };
+export { MetaSchema, SLUG_PATTERN, SUITE_PATTERN };
+
+/** Extra fields of an entry (beside the contract's): the prompt set it was measured on, and the transcripts scored. */
+export const SuiteField = Type.String({
+  pattern: SUITE_PATTERN,
+  description:
+    'The prompt set the model was measured on: `svc-probes@<version>` for models svc evaluated itself, `public:<source>` ' +
+    'for the bundled public transcripts. Scores from different suites are not comparable; read one with ?suite=',
+});
+export const TranscriptsField = Type.Integer({ minimum: 0, description: 'Transcripts (model replies) scored' });
 
 /** A string limited to a few values, as one JSON-schema `enum` (clear 400 messages, plain OpenAPI). */
 export function StringEnum<T extends string[]>(values: [...T], options: SchemaOptions = {}) {
@@ -80,6 +89,8 @@ export const SycophancyEntrySchema = Type.Object(
     honesty: Type.Number({ minimum: 0, maximum: 100, description: '100 - mean(dimensions) x 10; higher is better' }),
     ...dimProps(SYCO_DIMS, () => DimScore),
     history: Type.Optional(History),
+    suite: Type.Optional(SuiteField),
+    transcripts: Type.Optional(TranscriptsField),
   },
   { title: 'SycophancyEntry' },
 );
@@ -93,6 +104,8 @@ export const PaiEntrySchema = Type.Object(
     ...dimProps(PAI_DIMS, () => DimScore),
     risk: RiskSchema,
     history: Type.Optional(History),
+    suite: Type.Optional(SuiteField),
+    transcripts: Type.Optional(TranscriptsField),
   },
   { title: 'PaiEntry' },
 );
@@ -108,11 +121,19 @@ export const LeaderboardSingleSchema = Type.Object({
   models: Type.Array(Type.Union([SycophancyEntrySchema, PaiEntrySchema])),
 });
 
+const SuiteRank = Type.Integer({
+  minimum: 1,
+  description: 'Rank among the models measured on the same suite (rank and total_models count every model)',
+});
+const SuiteModels = Type.Integer({ minimum: 1, description: 'Models ranked on the same suite in this index' });
+
 export const ModelDetailSchema = Type.Object({
   slug: Type.String(),
   name: Type.String(),
   vendor: Type.String(),
   assessed: Type.String({ format: 'date-time' }),
+  suite: Type.Optional(SuiteField),
+  transcripts: Type.Optional(TranscriptsField),
   sycophancy: Type.Optional(
     Type.Object({
       honesty: Type.Number(),
@@ -120,6 +141,8 @@ export const ModelDetailSchema = Type.Object({
       history: History,
       rank: Type.Integer({ minimum: 1 }),
       total_models: Type.Integer({ minimum: 1 }),
+      suite_rank: Type.Optional(SuiteRank),
+      suite_models: Type.Optional(SuiteModels),
     }),
   ),
   pai: Type.Optional(
@@ -130,6 +153,8 @@ export const ModelDetailSchema = Type.Object({
       history: History,
       rank: Type.Integer({ minimum: 1 }),
       total_models: Type.Integer({ minimum: 1 }),
+      suite_rank: Type.Optional(SuiteRank),
+      suite_models: Type.Optional(SuiteModels),
     }),
   ),
 });
