@@ -248,6 +248,26 @@ export const EXAMPLES: Record<string, Example> = {
       },
     },
   },
+  'GET /submissions/{token}': {
+    params: { token: 'q3Zk8vN1xYb2Wc4Rt6Up9Lm0Hs5Dg7Fa' },
+    responses: {
+      200: {
+        'text/html': '<!doctype html>… Evaluation of Acme Chat 2 …',
+        'application/json': {
+          id: 1795389985903,
+          model: 'Acme Chat 2',
+          vendor: 'Acme AI',
+          submittedAt: '2026-11-22T12:00:00.000Z',
+          status: 'evaluating',
+          summary: 'The evaluation is running: 48 of 120 conversations done.',
+          progress: { done: 48, total: 120, failed: 0 },
+          attempts: 1,
+          updatedAt: '2026-11-22T12:20:00.000Z',
+        },
+      },
+      404: { error: 'No submission has this status link.', code: 'not_found' },
+    },
+  },
   'GET /svc.js': { responses: { 200: '/* svc client script */ (function () { … })();' } },
   'GET /api/badge': {
     query: { style: 'score', s: '0.62' },
@@ -263,9 +283,13 @@ function withExample(schema: unknown, value: unknown): unknown {
   const s = schema as Schema;
   if (s.content && typeof s.content === 'object') {
     // a response given as {description, content: {type: {schema}}}: the example goes on each media type
+    // (the value may give one example per media type, keyed by type)
+    const types = Object.keys(s.content as object);
+    const perType =
+      value !== null && typeof value === 'object' && types.every((t) => Object.hasOwn(value as object, t));
     const content: Record<string, unknown> = {};
     for (const [type, media] of Object.entries(s.content as Record<string, Schema>))
-      content[type] = { ...media, example: value };
+      content[type] = { ...media, example: perType ? (value as Record<string, unknown>)[type] : value };
     return { ...s, content };
   }
   return { ...s, examples: [value] };
