@@ -34,6 +34,7 @@
  * Retry-After in seconds until the window resets.
  */
 import { MemoryStore } from '../store/memory/index.ts';
+import { isStoreConfigured } from '../config.ts';
 import type { RateLimitStore, Store } from '../store/types.ts';
 
 export const LIMITS = { score: 100, verify: 50, submit: 5, waitlist: 5, keys: 3, log: 600 } as const;
@@ -73,7 +74,7 @@ export class RateLimiter {
 
   /** True while counts are kept in the store (not in this process). */
   get durable(): boolean {
-    return this.store.kind !== 'memory' && !this.down;
+    return isStoreConfigured(this.store) && !this.down;
   }
 
   /** Count one request by `subject` (e.g. an IP or `key:<id>`) against `cap` per hour for `op`. */
@@ -89,7 +90,7 @@ export class RateLimiter {
   }
 
   private async hit(key: string, now: number): Promise<{ count: number; resetMs: number }> {
-    if (this.store.kind === 'memory') return this.fallback.hit(key, WINDOW_MS, now);
+    if (!isStoreConfigured(this.store)) return this.fallback.hit(key, WINDOW_MS, now);
     if (this.down) {
       this.maybeProbe();
       return this.fallback.hit(key, WINDOW_MS, now);

@@ -4,6 +4,7 @@
  * "not configured": 200 with kv false. A configured store that does not answer: 503.
  */
 import { Type } from '@sinclair/typebox';
+import { isStoreConfigured } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import { SERVICE_VERSION } from '../../version.ts';
 import { ErrorSchema } from '../schemas/core.ts';
@@ -30,7 +31,7 @@ export async function healthRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (_request, reply) => {
-      const configured = deps.store.kind !== 'memory';
+      const configured = isStoreConfigured(deps.store);
       const reachable = configured ? await deps.store.ping() : false;
       if (configured && !reachable) throw new AppError('not_ready', 'Not ready: the configured store is not reachable');
       reply.header('cache-control', 'no-store');
