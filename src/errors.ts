@@ -16,8 +16,8 @@ export const ERROR_CATALOGUE = {
   ambiguous: { status: 409, meaning: 'a report id prefix matches several reports; `candidates` lists them' },
   payload_too_large: { status: 413, meaning: 'the body is larger than SVC_BODY_LIMIT' },
   unsupported_media_type: { status: 415, meaning: 'a POST body that is not application/json' },
+  too_many_keys: { status: 409, meaning: 'the email address already holds the most active API keys allowed (3)' },
   rate_limited: { status: 429, meaning: 'the per-IP (or per-key hourly) cap is reached; see Retry-After' },
-  allowance_exhausted: { status: 429, meaning: 'a key’s daily call allowance is used up' },
   store_not_configured: {
     status: 500,
     meaning: 'the store is `memory` (not configured), so keys and waitlist cannot work',
