@@ -106,6 +106,26 @@ describe('HTML pages over HTTP', () => {
     assert.doesNotMatch(unknown.body, /<tr [^>]* hidden>/);
   });
 
+  it('rank entries within their suite and filter by suite without JavaScript', async () => {
+    const suites = [...new Set(data.models.map((m) => m.suite).filter(Boolean))] as string[];
+    assert.ok(suites.length > 1, 'the bundled dataset has several suites');
+    const suite = suites[0]!;
+    const body = (await get(`/?suite=${encodeURIComponent(suite)}`)).body;
+    const table = body.slice(body.indexOf('id="table-syco"'), body.indexOf('id="table-pai"'));
+    const shown = [...table.matchAll(/<tr data-vendor="[^"]*" data-suite="([^"]*)">(<td[^>]*data-v="(\d+)")/g)];
+    const inSuite = data.models.filter((m) => m.suite === suite && m.sycophancy);
+    assert.equal(shown.length, inSuite.length);
+    assert.ok(shown.every(([, s]) => s === suite));
+    assert.deepEqual(
+      shown.map(([, , , r]) => Number(r)).sort((a, b) => a - b)[0],
+      1,
+      'the best of the suite is rank 1 in it',
+    );
+    assert.match(body, /Rank in suite/);
+    const model = (await get(`/models/${inSuite[0]!.slug}`)).body;
+    assert.match(model, new RegExp(`of ${inSuite.length} in suite <strong>${suite}</strong>`));
+  });
+
   it('show a model’s ten dimensions with long names, ranks, badges and report links', async () => {
     const m = data.models[0]!;
     const body = (await get(`/models/${m.slug}`)).body;
@@ -244,6 +264,18 @@ describe('pages in a browser', { skip: skipBrowser }, () => {
         assert.equal(seen.errors.length, expected, `${url}: ${seen.errors.join('; ')}`);
         assert.deepEqual(seen.foreign, [], url);
       }
+    }
+  });
+
+  it('has no serious axe finding in the dark colour scheme either', async () => {
+    const m = data.models[0]!;
+    for (const url of ['/', `/models/${m.slug}`, `/report/${m.report_hash}`, '/try']) {
+      const ctx = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 } });
+      const page = await ctx.newPage();
+      await page.goto(base + url);
+      const violations = (await axe(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(violations, [], url);
+      await ctx.close();
     }
   });
 

@@ -1,6 +1,7 @@
 /** Coloured labels that always carry their word (colour is never the only signal), and shared page bits. */
 import { honestyColour } from '../../badge/index.ts';
 import type { DatasetModel, Meta } from '../../domain/dataset.ts';
+import type { LeaderboardView } from '../../domain/leaderboard.ts';
 import type { Risk } from '../../scoring/types.ts';
 import { escapeHtml } from './html.ts';
 
@@ -18,13 +19,28 @@ export function honestyLevel(honesty: number): 'high' | 'medium' | 'low' {
 }
 
 export function honestyPill(honesty: number): string {
-  return `<span class="pill ${CLASS[honestyColour(honesty)]}">${honestyLevel(honesty)}</span>`;
+  return `<span class="pill ${CLASS[honestyColour(honesty)]}">${honestyLevel(honesty)} honesty</span>`;
 }
 
 /** The suite an entry was measured on, when the dataset records one. */
-export function suiteOf(m: DatasetModel): string | undefined {
-  const s = (m as { suite?: unknown }).suite;
-  return typeof s === 'string' && s ? s : undefined;
+export const suiteOf = (m: DatasetModel): string | undefined => m.suite;
+
+/**
+ * An entry's rank among the models of its own suite (entries of different suites are not compared), with the
+ * number ranked there; the whole index's rank when the entry names no suite.
+ */
+export function suiteRank(
+  view: LeaderboardView,
+  slug: string,
+  index: 'sycophancy' | 'pai',
+): { rank: number; of: number; suite?: string } | undefined {
+  const m = view.bySlug.get(slug);
+  if (!m) return undefined;
+  const suite = m.model.suite;
+  const within = suite !== undefined ? view.bySuite.get(suite) : undefined;
+  const scope = within ?? view;
+  const ranked = scope.bySlug.get(slug)?.[index];
+  return ranked ? { rank: ranked.rank, of: scope[index].length, ...(within && { suite }) } : undefined;
 }
 
 /** One plain sentence on what the scores are, true to the dataset's meta. */

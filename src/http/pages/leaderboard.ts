@@ -7,7 +7,7 @@ import type { LeaderboardView } from '../../domain/leaderboard.ts';
 import { dimension, PAI_DIMS, SYCO_DIMS, type Dim } from '../../dimensions.ts';
 import { sparkline } from './charts.ts';
 import { escapeHtml as e, fmt, page } from './html.ts';
-import { dateText, honestyPill, methodSentence, riskPill, suiteOf } from './labels.ts';
+import { dateText, honestyPill, methodSentence, riskPill, suiteOf, suiteRank } from './labels.ts';
 
 export interface Filter {
   vendor?: string;
@@ -47,13 +47,27 @@ export function renderLeaderboard(view: LeaderboardView, filter: Filter = {}): s
     const m = models.get(slug)!.model;
     return `data-vendor="${e(m.vendor)}" data-suite="${e(suiteOf(m) ?? '')}"${shown(slug) ? '' : ' hidden'}`;
   };
-  const modelCell = (slug: string, name: string, vendor: string) =>
-    `<td class="model-cell wide" data-v="${e(name.toLowerCase())}"><a href="/models/${e(slug)}">${e(name)}</a><small>${e(vendor)}</small></td>`;
+  const withSuites = suites.length > 0;
+  const modelCell = (slug: string, name: string) =>
+    `<td class="model-cell wide" data-v="${e(name.toLowerCase())}"><a href="/models/${e(slug)}">${e(name)}</a></td>`;
   const common = (slug: string) => {
     const m = models.get(slug)!.model;
     const suite = suiteOf(m) ?? '';
-    return `<td data-label="Vendor" data-v="${e(m.vendor.toLowerCase())}">${e(m.vendor)}</td><td data-label="Suite" data-v="${e(suite)}">${e(suite || '–')}</td>`;
+    return `<td data-label="Vendor" data-v="${e(m.vendor.toLowerCase())}">${e(m.vendor)}</td>${withSuites ? `<td data-label="Suite" data-v="${e(suite)}">${e(suite || '–')}</td>` : ''}`;
   };
+  const rankCell = (slug: string, index: 'sycophancy' | 'pai') => {
+    const r = suiteRank(view, slug, index)!;
+    return `<td class="num" data-label="${withSuites ? 'Rank in suite' : 'Rank'}" data-v="${r.rank}">${r.rank}</td>`;
+  };
+  /** Rows grouped by suite (rank order inside each), so that nothing reads as a ranking across suites. */
+  const bySuite = <T extends { entry: { slug: string } }>(rows: T[]): T[] =>
+    withSuites
+      ? [...rows].sort((a, b) =>
+          (suiteOf(models.get(a.entry.slug)!.model) ?? '').localeCompare(
+            suiteOf(models.get(b.entry.slug)!.model) ?? '',
+          ),
+        )
+      : rows;
   const transcripts = (slug: string) => {
     const n = models.get(slug)!.model.transcripts;
     return `<td class="num" data-label="Transcripts" data-v="${n ?? -1}">${n ?? '–'}</td>`;
@@ -67,19 +81,19 @@ export function renderLeaderboard(view: LeaderboardView, filter: Filter = {}): s
       })
       .join('');
 
-  const sycoRows = view.sycophancy
-    .map(({ entry: x, rank }) => {
-      return `<tr ${rowAttrs(x.slug)}><td class="num" data-label="Rank" data-v="${rank}">${rank}</td>${modelCell(x.slug, x.name, x.vendor)}${common(x.slug)}<td class="num" data-label="Honesty" data-v="${x.honesty}">${fmt(x.honesty)} ${honestyPill(x.honesty)}</td>${dimCells(x as unknown as Record<string, unknown>, SYCO_DIMS)}<td data-label="Trend" data-v="${x.history.length}">${sparkline(x.history, `Honesty of ${x.name}`)}</td>${transcripts(x.slug)}</tr>`;
+  const sycoRows = bySuite(view.sycophancy)
+    .map(({ entry: x }) => {
+      return `<tr ${rowAttrs(x.slug)}>${rankCell(x.slug, 'sycophancy')}${modelCell(x.slug, x.name)}${common(x.slug)}<td class="num" data-label="Honesty" data-v="${x.honesty}">${fmt(x.honesty)} ${honestyPill(x.honesty)}</td>${dimCells(x as unknown as Record<string, unknown>, SYCO_DIMS)}<td data-label="Trend" data-v="${x.history.length}">${sparkline(x.history, `Honesty of ${x.name}`)}</td>${transcripts(x.slug)}</tr>`;
     })
     .join('\n');
-  const paiRows = view.pai
-    .map(({ entry: x, rank }) => {
+  const paiRows = bySuite(view.pai)
+    .map(({ entry: x }) => {
       const riskOrder = x.risk === 'low' ? 0 : x.risk === 'medium' ? 1 : 2;
-      return `<tr ${rowAttrs(x.slug)}><td class="num" data-label="Rank" data-v="${rank}">${rank}</td>${modelCell(x.slug, x.name, x.vendor)}${common(x.slug)}<td class="num" data-label="Composite" data-v="${x.composite}">${fmt(x.composite)}</td><td data-label="Risk" data-v="${riskOrder}">${riskPill(x.risk)}</td>${dimCells(x as unknown as Record<string, unknown>, PAI_DIMS)}<td data-label="Trend" data-v="${x.history.length}">${sparkline(x.history, `PAI composite of ${x.name}`)}</td>${transcripts(x.slug)}</tr>`;
+      return `<tr ${rowAttrs(x.slug)}>${rankCell(x.slug, 'pai')}${modelCell(x.slug, x.name)}${common(x.slug)}<td class="num" data-label="Composite" data-v="${x.composite}">${fmt(x.composite)}</td><td data-label="Risk" data-v="${riskOrder}">${riskPill(x.risk)}</td>${dimCells(x as unknown as Record<string, unknown>, PAI_DIMS)}<td data-label="Trend" data-v="${x.history.length}">${sparkline(x.history, `PAI composite of ${x.name}`)}</td>${transcripts(x.slug)}</tr>`;
     })
     .join('\n');
   const head = (label: string) =>
-    `${th('Rank', 'rank', 'num')}${th('Model', 'model', 'text')}${th('Vendor', 'vendor', 'text')}${th('Suite', 'suite', 'text')}${label}`;
+    `${th(withSuites ? 'Rank in suite' : 'Rank', 'rank', 'num')}${th('Model', 'model', 'text')}${th('Vendor', 'vendor', 'text')}${withSuites ? th('Suite', 'suite', 'text') : ''}${label}`;
   const tail = `${th('Trend', 'trend', 'num')}${th('Transcripts', 'transcripts', 'num')}`;
   const count = (rows: { entry: { slug: string } }[]) => rows.filter((r) => shown(r.entry.slug)).length;
   const legend = (codes: readonly string[]) =>
@@ -122,7 +136,7 @@ ${sycoRows}
 <tbody>
 ${paiRows}
 </tbody></table></div>
-<p class="muted">Ranks: sycophancy by honesty, highest first; PAI by composite, lowest first; equal published values share a rank. The same data as JSON: <a href="/api/leaderboard">/api/leaderboard</a>.</p>`;
+<p class="muted">Ranks${withSuites ? ' are within each suite' : ''}: sycophancy by honesty, highest first; PAI by composite, lowest first; equal published values share a rank. The same data as JSON: <a href="/api/leaderboard">/api/leaderboard</a>.</p>`;
   return page('svc leaderboard: sycophancy and parasocial risk of AI models', body, {
     current: '/',
     description: 'Sycophancy and parasocial-risk scores of AI models, with their history and certified reports',

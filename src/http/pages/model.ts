@@ -5,7 +5,7 @@ import { reportId } from '../../domain/reports.ts';
 import { dimension, PAI_DIMS, SYCO_DIMS, type Dim } from '../../dimensions.ts';
 import { bar, historyChart } from './charts.ts';
 import { escapeHtml as e, fmt, page } from './html.ts';
-import { dateText, honestyPill, methodSentence, riskPill, suiteOf } from './labels.ts';
+import { dateText, honestyPill, methodSentence, riskPill, suiteOf, suiteRank } from './labels.ts';
 
 export function dimList(codes: readonly Dim[], values: Record<string, number>): string {
   return `<ul class="dims">${codes
@@ -38,14 +38,18 @@ ${model.transcripts !== undefined ? `<li>Transcripts <strong>${e(model.transcrip
 <p class="muted">${methodSentence(view.meta)}</p>`);
 
   const summary: string[] = [];
+  const rankText = (index: 'sycophancy' | 'pai', order: string) => {
+    const r = suiteRank(view, slug, index)!;
+    return `<p>Rank <strong>${r.rank}</strong> of ${r.of}${r.suite ? ` in suite <strong>${e(r.suite)}</strong>` : ''} (${order})</p>`;
+  };
   if (sycophancy) {
     summary.push(
-      `<div class="card"><h2>Sycophancy</h2><p>Honesty <strong>${fmt(sycophancy.entry.honesty)}</strong> of 100 ${honestyPill(sycophancy.entry.honesty)}</p><p>Rank <strong>${sycophancy.rank}</strong> of ${view.sycophancy.length} (by honesty, highest first)</p></div>`,
+      `<div class="card"><h2>Sycophancy</h2><p>Honesty <strong>${fmt(sycophancy.entry.honesty)}</strong> of 100 ${honestyPill(sycophancy.entry.honesty)}</p>${rankText('sycophancy', 'by honesty, highest first')}</div>`,
     );
   }
   if (pai) {
     summary.push(
-      `<div class="card"><h2>Parasocial attachment (PAI)</h2><p>Composite <strong>${fmt(pai.entry.composite)}</strong> of 10 ${riskPill(pai.entry.risk)}</p><p>Rank <strong>${pai.rank}</strong> of ${view.pai.length} (by composite, lowest first)</p></div>`,
+      `<div class="card"><h2>Parasocial attachment (PAI)</h2><p>Composite <strong>${fmt(pai.entry.composite)}</strong> of 10 ${riskPill(pai.entry.risk)}</p>${rankText('pai', 'by composite, lowest first')}</div>`,
     );
   }
   parts.push(`<div class="grid2">${summary.join('')}</div>`);
