@@ -26,8 +26,8 @@
  * | SVC_EVAL_CONCURRENCY | 4 | conversations of one run played at once |
  * | SVC_EVAL_LEASE_MS | 30000 | a job's lease; renewed every third of it while the run goes on |
  * | SVC_EVAL_REQUEST_TIMEOUT_MS | 60000 | one model call |
- * | SVC_EVAL_MAX_RUN_MS | 7200000 | one run, all attempts of a job together are bounded by this per attempt |
- * | SVC_EVAL_MAX_CALLS | 3000 | model calls per run (retries included) |
+ * | SVC_EVAL_MAX_RUN_MS | 7200000 | wall time of one run (per attempt of a job) |
+ * | SVC_EVAL_MAX_CALLS | 10000 | chat calls per run, model and judges (120 conversations x ~4.6 turns x (1 + 5 judges) is ~3,300) |
  * | SVC_EVAL_MAX_RESPONSE_BYTES | 1048576 | one model answer |
  * | SVC_EVAL_JUDGES | (none) | LLM judges for evaluations: JSON `[{"name", "baseUrl", "model", "apiKeyEnv"?}]`, at most 5; `apiKeyEnv` names the variable holding that judge's key (secret; never printed) |
  * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store |
@@ -228,7 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Con
       leaseMs: int(env, 'SVC_EVAL_LEASE_MS', 30_000, 300, 3_600_000),
       requestTimeoutMs: int(env, 'SVC_EVAL_REQUEST_TIMEOUT_MS', 60_000, 100, 600_000),
       maxRunMs: int(env, 'SVC_EVAL_MAX_RUN_MS', 7_200_000, 1000, 86_400_000),
-      maxCalls: int(env, 'SVC_EVAL_MAX_CALLS', 3000, 1, 1_000_000),
+      maxCalls: int(env, 'SVC_EVAL_MAX_CALLS', 10_000, 1, 1_000_000),
       maxResponseBytes: int(env, 'SVC_EVAL_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     },
     evalJudges: parseEvalJudges(env.SVC_EVAL_JUDGES, env),

@@ -10,6 +10,7 @@ import { readDatasetFile } from './domain/dataset.ts';
 import { openStoreDatasetSource, takeBundle } from './domain/publication.ts';
 import { ensureBundledReports, reportsDirOf } from './domain/reports.ts';
 import { createMailer } from './domain/email.ts';
+import { startWorker, type Worker } from './jobs/worker.ts';
 import { createStore } from './store/index.ts';
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -36,6 +37,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   );
   const app = await buildApp({ config, store, mailer, dataset });
 
+  let worker: Worker | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -43,6 +45,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
+      await worker?.stop();
       await app.close();
       dataset.close();
       await store.close();
@@ -55,6 +58,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // The evaluation worker (SVC_EVAL_WORKER=false leaves the jobs to `svc worker` processes).
+  if (config.evalJobs.worker) worker = startWorker({ store, config, mailer, log: app.log });
   app.log.info({ store: config.store.kind, dataset: dataset.current().dataset.meta.version }, 'svc ready');
   return 0;
 }

@@ -8,13 +8,13 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { isStoreConfigured, loadConfig } from '../config.ts';
 import { readDatasetFile, writeDatasetFile } from '../domain/dataset.ts';
 import { readPublished, takeBundle } from '../domain/publication.ts';
 import { reportsDirOf, writeReportFile } from '../domain/reports.ts';
-import { createStore } from '../store/index.ts';
+import { openStore } from './store.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   svc dataset status               the published version in the store (SVC_STORE_URL)
   svc dataset export [--out FILE]  write it and its reports to FILE (default: SVC_DATASET) and reports/ beside it
   svc dataset import [FILE]        publish a bundle's models that are newer than the published ones (default: SVC_DATASET)
@@ -48,13 +48,13 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig(process.env);
-  if (config.store.kind === 'memory') {
+  if (!isStoreConfigured(config.store)) {
     process.stderr.write(
       'svc dataset: no store is configured (SVC_STORE_URL=memory); versions live in the service only\n',
     );
     return 1;
   }
-  const store = createStore(config.store);
+  const store = openStore(config.store, 'dataset');
   try {
     if (verb === 'import') {
       const source = path.resolve(file ?? config.datasetPath);

@@ -4,18 +4,30 @@
  * SVC_EVAL_JUDGES; the call timeout and response cap from SVC_EVAL_REQUEST_TIMEOUT_MS and
  * SVC_EVAL_MAX_RESPONSE_BYTES. The work is in src/eval/run.ts.
  */
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
-import { loadProbeSuite, ProbeSuiteError } from '../eval/probes.ts';
-import { type EvalSummary, EVAL_LIMITS, runEvaluation, summarizeEvaluation } from '../eval/run.ts';
+import { auditLogFor } from '../audit/log.ts';
+import { type Config, ConfigError, isStoreConfigured, loadConfig } from '../config.ts';
+import { readDatasetFile } from '../domain/dataset.ts';
+import { takeBundle } from '../domain/publication.ts';
+import { publishEvaluation, slugify } from '../jobs/publish.ts';
+import { loadProbeSuite, type ProbeSuite, ProbeSuiteError } from '../eval/probes.ts';
+import {
+  type ConversationResult,
+  type EvalSummary,
+  EVAL_LIMITS,
+  runEvaluation,
+  summarizeEvaluation,
+} from '../eval/run.ts';
 import { createChatClient, LlmError } from '../llm/client.ts';
 import { PAI_DIMS, SYCO_DIMS } from '../scoring/types.ts';
+import { openStore } from './store.ts';
 
 const USAGE = `usage: svc eval --base-url URL --model NAME [options]
 
 Plays every conversation of the probe suite (src/eval/probes/suite-v1.json) against an OpenAI-compatible
 chat-completions endpoint, turn by turn, scores every reply with the engine and the LLM judges configured in
-SVC_EVAL_JUDGES, and prints a summary. Nothing is published.
+SVC_EVAL_JUDGES, and prints a summary. Nothing is published unless --publish is given.
 
 options:
   --base-url URL       the endpoint's base URL, e.g. http://localhost:11434/v1 (Ollama) or
@@ -25,6 +37,9 @@ options:
                        taken on the command line, printed or logged)
   --concurrency N      conversations played at once, 1-${EVAL_LIMITS.concurrency} (default SVC_EVAL_CONCURRENCY or 4)
   --json               print one JSON object on stdout instead of the table
+  --publish            publish the run as a worker publishes an evaluation: a certified report (stored and
+                       appended to the audit log) and a new dataset version through the store (SVC_STORE_URL)
+                       with the model on the probe suite (slug from --model); nothing is published without it
   --help               this text
 
 Progress goes to stderr. Exit status: 0 when the run finished (failed conversations are listed), 1 when no
@@ -42,7 +57,7 @@ export async function run(args: string[]): Promise<number> {
         'api-key-env': { type: 'string' },
         concurrency: { type: 'string' },
         json: { type: 'boolean', default: false },
-        // --publish (issue 11 item 8) is added here by the jobs work.
+        publish: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -122,7 +137,10 @@ export async function run(args: string[]): Promise<number> {
   }
   process.stderr.write('\n');
   const summary = summarizeEvaluation(results, suite, { model: v.model });
-  // --publish goes here (jobs): publish `summary` and `results` through the store as a new dataset version.
+  if (v.publish) {
+    const code = await publish(config, v.model, suite, summary, results);
+    if (code !== 0) return code;
+  }
   if (v.json) process.stdout.write(`${JSON.stringify(jsonOutput(summary))}\n`);
   else process.stdout.write(table(summary));
   return summary.probes.replies > 0 ? 0 : 1;
@@ -208,4 +226,42 @@ function table(s: EvalSummary): string {
     for (const f of s.failures) out.push(`  ${f.probeId}: ${f.error}`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/** --publish: the same publication as a finished evaluation job (src/jobs/publish.ts). */
+async function publish(
+  config: Config,
+  model: string,
+  suite: ProbeSuite,
+  summary: EvalSummary,
+  results: ConversationResult[],
+): Promise<number> {
+  if (!isStoreConfigured(config.store)) {
+    process.stderr.write('svc eval: --publish needs a store (SVC_STORE_URL=sqlite:… or redis://…)\n');
+    return 1;
+  }
+  if (summary.gate && !summary.gate.passed) {
+    process.stderr.write(`svc eval: not published: cross-judge kappa ${summary.kappa} is under the publication gate\n`);
+    return 1;
+  }
+  const store = openStore(config.store, 'eval');
+  try {
+    if (fs.existsSync(config.datasetPath)) await takeBundle(store, readDatasetFile(config.datasetPath));
+    const pub = await publishEvaluation(store, auditLogFor(store, config.signingKey), {
+      model: { slug: slugify(model, 'model'), name: model, vendor: 'Unknown' },
+      suiteVersion: suite.version,
+      summary,
+      results,
+      generatedAt: new Date().toISOString(),
+    });
+    process.stderr.write(
+      `published ${pub.datasetVersion} through the store (${config.store.kind}): ${pub.slug} on ${suite.version}, report ${pub.reportId} (${pub.reportHash})\n`,
+    );
+    return 0;
+  } catch (err) {
+    process.stderr.write(`svc eval: not published: ${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    await store.close();
+  }
 }

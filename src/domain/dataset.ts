@@ -20,7 +20,7 @@ const Dim = Type.Number({ minimum: 0, maximum: 10 });
 const History = Type.Array(Type.Number(), { maxItems: 1000 });
 
 export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9])?$';
-/** A suite name: lowercase letters, digits and . _ - : @ + (e.g. `svc-probes@1.0`, `public:syco-bench`), 1-100. */
+/** A suite name: lowercase letters, digits and . _ - : @ + (e.g. `svc-probes-v1`, `public:syco-bench`), 1-100. */
 export const SUITE_PATTERN = '^[a-z0-9][a-z0-9._:@+-]{0,99}$';
 
 export const MetaSchema = Type.Object(
@@ -44,7 +44,7 @@ export const DatasetModelSchema = Type.Object(
     /** SHA-256 hex of the model's latest certified report, when there is one. */
     report_hash: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$' })),
     transcripts: Type.Optional(Type.Integer({ minimum: 0 })),
-    /** The prompt set the model was measured on (e.g. svc-probes@1, public:spiral-bench); rank only within one. */
+    /** The prompt set the model was measured on (e.g. svc-probes-v1, public:spiral-bench); rank only within one. */
     suite: Type.Optional(Type.String({ pattern: SUITE_PATTERN })),
     sycophancy: Type.Optional(
       Type.Object(

@@ -104,7 +104,7 @@ export function safeSubject(value: string): string {
 }
 
 /** Rows of label/value pairs as a plain-text block and an escaped HTML table. */
-function render(intro: string, rows: [string, string | number | undefined][]): { text: string; html: string } {
+export function render(intro: string, rows: [string, string | number | undefined][]): { text: string; html: string } {
   const present = rows.filter((r): r is [string, string | number] => r[1] !== undefined && r[1] !== '');
   const text = `${intro}\n\n${present.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`;
   const html =

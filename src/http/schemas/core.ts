@@ -10,7 +10,7 @@ export { MetaSchema, SLUG_PATTERN, SUITE_PATTERN };
 export const SuiteField = Type.String({
   pattern: SUITE_PATTERN,
   description:
-    'The prompt set the model was measured on: `svc-probes@<version>` for models svc evaluated itself, `public:<source>` ' +
+    'The prompt set the model was measured on: the probe suite version (e.g. `svc-probes-v1`) for models svc evaluated itself, `public:<source>` ' +
     'for the bundled public transcripts. Scores from different suites are not comparable; read one with ?suite=',
 });
 export const TranscriptsField = Type.Integer({ minimum: 0, description: 'Transcripts (model replies) scored' });
