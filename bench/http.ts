@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: req/s and p99 latency at 50 connections for the read endpoints, each beside a bare
+ * `npm run bench`: req/s and p99 latency at 50 connections for the leaderboard page (/) and the read endpoints, each beside a bare
  * Fastify route that returns the same bytes (target: >= 80% of the bare route's req/s, p99 < 10 ms), and
  * POST /api/score with a ~2 KB response (keyed, so the run measures scoring and not 429s).
  * Server and load generator run in separate processes. BENCH_SECONDS sets each run's length (default 5).
@@ -39,6 +39,7 @@ const lb = await fetch(`${app.url}/api/leaderboard`);
 const lbBody = await lb.text();
 const slug = (JSON.parse(lbBody) as { sycophancy: { slug: string }[] }).sycophancy[0]!.slug;
 const targets = {
+  home: `/`, // the leaderboard page
   leaderboard: `/api/leaderboard`,
   model: `/api/model?slug=${slug}`,
   badge: `/api/badge/${slug}`,

@@ -157,11 +157,12 @@ describe('the API description', () => {
     for (const p of ['/api/leaderboard', '/api/model', '/api/badge/{slug}', '/healthz']) assert.ok(doc.paths[p], p);
   });
 
-  it('serves a readable reference page at /docs', async () => {
+  it('serves the interactive reference at /docs: Swagger UI from this origin over /openapi.json', async () => {
     const r = await t.app.inject('/docs');
     assert.equal(r.statusCode, 200);
     assert.match(r.headers['content-type'] as string, /text\/html/);
-    assert.match(r.body, /\/api\/leaderboard/);
+    assert.match(r.body, /<script defer src="\/assets\/swagger-ui-bundle\.js\?v=[\w-]+"><\/script>/);
+    assert.match(r.body, /href="\/openapi\.json"/);
   });
 });
 

@@ -2,6 +2,7 @@
 import swagger from '@fastify/swagger';
 import { PAI_DIMS, SYCO_DIMS } from '../dimensions.ts';
 import type { Config } from '../config.ts';
+import { applyExamples } from './examples.ts';
 import type { App } from './types.ts';
 
 export const API_VERSION = '1.0.0';
@@ -27,4 +28,5 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       },
     },
   });
+  applyExamples(app); // every operation's example request and response (src/http/examples.ts)
 }

@@ -23,3 +23,32 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       ? { value: data }
       : { error: Object.assign(new Error('validation'), { validation: validate.errors }) }) as never;
 };
+
+const forForms = make({ coerceTypes: false, allErrors: true });
+const formValidators = new WeakMap<object, ReturnType<Ajv['compile']>>();
+
+/**
+ * Every problem of a value under a route's body schema, by top-level field (the HTML forms show them all at
+ * once; the API stops at the first). The same schema object as the route, so the rules exist once.
+ */
+export function fieldProblems(
+  schema: object,
+  value: unknown,
+): { field: string; keyword: string; params: Record<string, unknown> }[] {
+  let validate = formValidators.get(schema);
+  if (!validate) {
+    validate = forForms.compile(schema);
+    formValidators.set(schema, validate);
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? [])
+    .filter((err) => err.keyword !== 'if')
+    .map((err) => ({
+      field:
+        err.keyword === 'required'
+          ? String((err.params as { missingProperty?: unknown }).missingProperty)
+          : err.instancePath.replace(/^\//, '').split('/')[0]!,
+      keyword: err.keyword,
+      params: err.params as Record<string, unknown>,
+    }));
+}

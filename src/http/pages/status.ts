@@ -21,7 +21,7 @@ export function renderStatusHtml(v: SubmissionStatusView): string {
     `Submission ${v.id}: ${v.status}`,
     `<h1>Evaluation of ${e(v.model)}</h1>
 <p>${e(v.summary)}</p>
-${v.progress?.total ? `<p><progress max="100" value="${e(pct)}">${e(pct)}%</progress> ${e(pct)}%</p>` : ''}
+${v.progress?.total ? `<p><progress max="100" value="${e(pct)}" aria-label="Evaluation progress">${e(pct)}%</progress> ${e(pct)}%</p>` : ''}
 <table>${rows.map(([k, val]) => `<tr><th scope="row">${e(k)}</th><td>${e(val)}</td></tr>`).join('')}</table>
 ${
   v.report

@@ -12,6 +12,7 @@ import { keysRoutes } from './keys.ts';
 import { leaderboardRoutes } from './leaderboard.ts';
 import { logRoutes } from './log.ts';
 import { modelRoutes } from './model.ts';
+import { pagesPlugin } from './pages.ts';
 import { reportRoutes } from './report.ts';
 import { scoreRoutes } from './score.ts';
 import { statusRoutes } from './status.ts';
@@ -38,4 +39,5 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   await honestyRoutes(app, deps);
   await clientRoutes(app, deps);
   await councilRoutes(app, deps);
+  await app.register(async (scope) => pagesPlugin(scope as App, deps)); // HTML pages: own form parser and HTML errors
 }

@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { activateKey, VERIFY_TOKEN_PATTERN } from '../../domain/keys.ts';
-import { escapeHtml, page } from '../pages/html.ts';
+import { CSP, escapeHtml, page } from '../pages/html.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
 
@@ -36,7 +36,7 @@ export async function keyVerifyRoutes(app: App, deps: Deps): Promise<void> {
       reply
         .header('cache-control', 'no-store')
         .header('referrer-policy', 'no-referrer')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .header('content-security-policy', CSP)
         .type('text/html; charset=utf-8');
       if (!rec) {
         return reply

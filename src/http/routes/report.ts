@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { lookupReport } from '../../domain/reports.ts';
+import { lookupReport, ReportVerifier, SCORE_REPORT_SCHEMA } from '../../domain/reports.ts';
+import { sendHtml } from '../pages/html.ts';
 import { renderReportHtml } from '../pages/report.ts';
 import { AppError } from '../../errors.ts';
 import { quality } from '../accept.ts';
@@ -29,6 +30,7 @@ const AmbiguousSchema = Type.Object(
 );
 
 export async function reportRoutes(app: App, deps: Deps): Promise<void> {
+  const verifier = new ReportVerifier(deps.store, deps.audit);
   app.get(
     '/report/:id',
     {
@@ -77,10 +79,11 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
         .header('cache-control', key.length === 64 ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
       if (json) return reply.type('application/json; charset=utf-8').send(found.json);
       const verifyUrl = `${deps.config.publicUrl}/api/verify?hash=${found.hash}`;
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-        .send(renderReportHtml(found.hash, found.json, verifyUrl));
+      // The page shows the audit-log check made now, so it is cached briefly rather than for good.
+      const scoreReport = (JSON.parse(found.json) as { schema?: unknown }).schema === SCORE_REPORT_SCHEMA;
+      const verified = scoreReport ? undefined : await verifier.verify(found.hash);
+      reply.header('cache-control', 'public, max-age=60');
+      return sendHtml(reply, renderReportHtml(found.hash, found.json, verifyUrl, verified));
     },
   );
 }

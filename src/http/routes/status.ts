@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { STATUS_TOKEN_PATTERN } from '../../domain/submissions.ts';
 import { AppError } from '../../errors.ts';
 import { submissionStatusView } from '../../jobs/status.ts';
+import { htmlHeaders } from '../pages/html.ts';
 import { renderStatusHtml } from '../pages/status.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
@@ -64,7 +65,11 @@ export async function statusRoutes(app: App, deps: Deps): Promise<void> {
       reply.header('cache-control', 'no-store');
       reply.header('referrer-policy', 'no-referrer');
       if (request.query.format === 'json') return reply.type('application/json').send(JSON.stringify(view));
-      return reply.type('text/html; charset=utf-8').send(renderStatusHtml(view));
+      // the pages' CSP; the token in the address is never sent on as a referrer
+      return htmlHeaders(reply)
+        .header('referrer-policy', 'no-referrer')
+        .type('text/html; charset=utf-8')
+        .send(renderStatusHtml(view));
     },
   );
 }

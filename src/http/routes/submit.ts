@@ -12,7 +12,7 @@ import {
 } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
-const Body = Type.Object(
+export const SubmitBody = Type.Object(
   {
     model_name: TextField('Model name', 1),
     vendor: Type.Optional(TextField('Maker of the model (core shape)', 1)),
@@ -52,7 +52,7 @@ export async function submitRoutes(app: App, deps: Deps): Promise<void> {
           '?format=quickref or Accept: application/vnd.svc.quickref+json.',
         tags: ['write'],
         querystring: FormatQuery,
-        body: Body,
+        body: SubmitBody,
         response: {
           200: Type.Union([titled(Reply, 'SubmissionReceived'), QuickrefSubmissionSchema]),
           400: ErrorSchema,

@@ -6,7 +6,7 @@ import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
 import { FormatQuery, QuickrefWaitlistSchema, titled, WaitlistSourceField } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
-const Body = Type.Object(
+export const WaitlistBody = Type.Object(
   {
     email: EmailField,
     name: Type.Optional(TextField('Your name')),
@@ -43,7 +43,7 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
           'chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json, with the same statuses.',
         tags: ['write'],
         querystring: FormatQuery,
-        body: Body,
+        body: WaitlistBody,
         response: {
           200: Type.Union([titled(AlreadyThere, 'WaitlistAlreadyOnList'), QuickrefWaitlistSchema]),
           201: Type.Union([titled(Added, 'WaitlistAdded'), QuickrefWaitlistSchema]),

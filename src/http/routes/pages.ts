@@ -1,0 +1,238 @@
+/**
+ * The HTML pages: / (leaderboard), /models/<slug>, /try, /submit, /waitlist, /docs, and their static assets.
+ *
+ * Policy: read pages are rendered once per dataset version and served from memory with an ETag (304 on
+ * If-None-Match); the forms post as application/x-www-form-urlencoded (parsed only in this scope) and are checked
+ * with the API's own schemas and domain functions; errors in this scope answer HTML pages, not JSON.
+ */
+import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
+import { SLUG_PATTERN } from '../../domain/dataset.ts';
+import { AppError } from '../../errors.ts';
+import { CACHE_READ, cachedBody, sendCached, type CachedBody } from '../cache.ts';
+import { asset, errorPage, htmlHeaders, sendHtml } from '../pages/html.ts';
+import { filterChoices, renderLeaderboard, type Filter } from '../pages/leaderboard.ts';
+import { renderModel } from '../pages/model.ts';
+import { joinWaitlist } from '../../domain/waitlist.ts';
+import { submitModel } from '../../domain/submissions.ts';
+import { scoreText } from '../../scoring/engine.ts';
+import { honestyReport } from '../../scoring/honesty.ts';
+import { presentScores } from '../../scoring/present.ts';
+import { badNotice, okNotice, problemText, renderSubmit, renderWaitlist } from '../pages/forms.ts';
+import { renderTry, renderTryResult, type FormState } from '../pages/try.ts';
+import { submissionInput } from '../quickref.ts';
+import { fieldProblems } from '../validation.ts';
+import type { App, Deps } from '../types.ts';
+import { ScoreBody } from './score.ts';
+import { SubmitBody } from './submit.ts';
+import { WaitlistBody } from './waitlist.ts';
+
+const HTML = 'text/html; charset=utf-8';
+const SLUG = new RegExp(SLUG_PATTERN);
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Rendered pages of one dataset version: the leaderboard per filter choice, and each model page. */
+const rendered = perGeneration(() => ({ home: new Map<string, CachedBody>(), models: new Map<string, CachedBody>() }));
+
+/**
+ * Read a posted form against an API body schema: only the named fields, empty optional ones left out, and every
+ * problem reported by field in words. The schema is the API route's own, so the rules exist once.
+ */
+function readForm(
+  schema: object,
+  body: unknown,
+  fields: readonly string[],
+  required: readonly string[],
+): { values: Record<string, string>; input: Record<string, string>; errors: Record<string, string> } {
+  const posted = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const values: Record<string, string> = {};
+  const input: Record<string, string> = {};
+  for (const f of fields) {
+    const v = typeof posted[f] === 'string' ? (posted[f] as string) : '';
+    values[f] = v;
+    if (v !== '' || required.includes(f)) input[f] = v;
+  }
+  const errors: Record<string, string> = {};
+  for (const p of fieldProblems(schema, input))
+    if (fields.includes(p.field) && !errors[p.field])
+      errors[p.field] = problemText(p.keyword, p.params, (input[p.field] ?? '') === '');
+  return { values, input, errors };
+}
+
+/** Store errors whose catalogue text is meant for users are shown in the form; anything else is a 500 page. */
+function storeProblem(err: unknown): string | undefined {
+  return err instanceof AppError && (err.code === 'store_not_configured' || err.code === 'store_unavailable')
+    ? err.message
+    : undefined;
+}
+
+const first = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+
+export async function pageRoutes(app: App, deps: Deps): Promise<void> {
+  const hidden = { schema: { hide: true } };
+
+  app.get('/assets/:name', hidden, async (request, reply) => {
+    const a = asset((request.params as { name: string }).name);
+    if (!a) throw new AppError('not_found', 'No such asset');
+    const versioned = typeof (request.query as { v?: unknown }).v === 'string';
+    reply.header('cache-control', versioned ? IMMUTABLE : 'public, max-age=300').header('etag', a.etag);
+    if (request.headers['if-none-match'] === a.etag) return reply.code(304).send();
+    return reply.type(a.type).send(a.body);
+  });
+
+  app.get('/', hidden, async (request, reply) => {
+    const loaded = deps.dataset.current();
+    const view = leaderboardView(loaded);
+    const q = request.query as Record<string, unknown>;
+    const { vendors, suites } = filterChoices(view);
+    // Only values that exist are kept, so the number of rendered variants stays bounded.
+    const filter: Filter = {};
+    const vendor = first(q.vendor);
+    const suite = first(q.suite);
+    if (vendor && vendors.includes(vendor)) filter.vendor = vendor;
+    if (suite && suites.includes(suite)) filter.suite = suite;
+    const key = `${filter.vendor ?? ''}\u0000${filter.suite ?? ''}`;
+    const cache = rendered(loaded).home;
+    let page = cache.get(key);
+    if (!page) {
+      page = cachedBody(renderLeaderboard(view, filter), HTML);
+      cache.set(key, page);
+    }
+    return sendCached(request, htmlHeaders(reply), page, CACHE_READ);
+  });
+
+  app.get('/models/:slug', hidden, async (request, reply) => {
+    const slug = (request.params as { slug: string }).slug;
+    const loaded = deps.dataset.current();
+    const cache = rendered(loaded).models;
+    let page = cache.get(slug);
+    if (!page) {
+      const html = SLUG.test(slug) ? renderModel(leaderboardView(loaded), slug, deps.config.publicUrl) : undefined;
+      if (html === undefined) {
+        return sendHtml(
+          reply.header('cache-control', 'public, max-age=60'),
+          errorPage(404, 'Model not found', `No model with the slug “${slug}” is on the leaderboard.`),
+          404,
+        );
+      }
+      page = cachedBody(html, HTML);
+      cache.set(slug, page);
+    }
+    return sendCached(request, htmlHeaders(reply), page, CACHE_READ);
+  });
+
+  const empty: FormState = { values: {}, errors: {} };
+  const noStore = (reply: Parameters<typeof sendHtml>[0]) => reply.header('cache-control', 'no-store');
+
+  app.get('/try', hidden, async (_request, reply) => sendHtml(noStore(reply), renderTry(empty)));
+  app.post('/try', { ...hidden, config: { rateLimit: 'score' } }, async (request, reply) => {
+    const { values, input, errors } = readForm(ScoreBody, request.body, ['prompt', 'response'], ['prompt', 'response']);
+    if (Object.keys(errors).length)
+      return sendHtml(
+        noStore(reply),
+        renderTry({ values, errors, notice: badNotice('Please correct the fields marked below.') }),
+        400,
+      );
+    const pair = { prompt: input.prompt ?? '', response: input.response ?? '' };
+    const result = scoreText(pair);
+    const all = { ...result.sycophancy.dimensions, ...result.pai.dimensions };
+    const evidence = Object.fromEntries(Object.entries(all).map(([d, r]) => [d, r.evidence]));
+    const html = renderTryResult(pair.response, {
+      scores: presentScores(result),
+      evidence,
+      honesty: honestyReport(pair),
+    });
+    return sendHtml(noStore(reply), renderTry({ values, errors: {} }, html));
+  });
+
+  const SUBMIT_FIELDS = ['model_name', 'vendor', 'api_endpoint', 'contact_email', 'notes'] as const;
+  app.get('/submit', hidden, async (_request, reply) => sendHtml(noStore(reply), renderSubmit(empty)));
+  app.post('/submit', { ...hidden, config: { rateLimit: 'submit' } }, async (request, reply) => {
+    const { values, input, errors } = readForm(SubmitBody, request.body, SUBMIT_FIELDS, SUBMIT_FIELDS.slice(0, 4));
+    if (Object.keys(errors).length)
+      return sendHtml(
+        noStore(reply),
+        renderSubmit({ values, errors, notice: badNotice('Please correct the fields marked below.') }),
+        400,
+      );
+    try {
+      const res = await submitModel(
+        deps,
+        submissionInput(input as { model_name: string; vendor: string; api_endpoint: string; contact_email: string }),
+        deps.now(),
+      );
+      return sendHtml(
+        noStore(reply),
+        renderSubmit({
+          values: {},
+          errors: {},
+          notice: okNotice(`Thank you: submission ${res.id} is queued. ${res.message}`),
+        }),
+      );
+    } catch (err) {
+      const text = storeProblem(err);
+      if (!text) throw err;
+      return sendHtml(noStore(reply), renderSubmit({ values, errors: {}, notice: badNotice(text) }), 503);
+    }
+  });
+
+  const WAITLIST_FIELDS = ['email', 'name', 'organization', 'use_case'] as const;
+  app.get('/waitlist', hidden, async (_request, reply) => sendHtml(noStore(reply), renderWaitlist(empty)));
+  app.post('/waitlist', { ...hidden, config: { rateLimit: 'waitlist' } }, async (request, reply) => {
+    const { values, input, errors } = readForm(WaitlistBody, request.body, WAITLIST_FIELDS, ['email']);
+    if (Object.keys(errors).length)
+      return sendHtml(
+        noStore(reply),
+        renderWaitlist({ values, errors, notice: badNotice('Please correct the fields marked below.') }),
+        400,
+      );
+    try {
+      const res = await joinWaitlist(deps, input as { email: string }, deps.now());
+      return sendHtml(
+        noStore(reply),
+        renderWaitlist({ values: {}, errors: {}, notice: okNotice(res.body.message) }),
+        res.status,
+      );
+    } catch (err) {
+      const text = storeProblem(err);
+      if (!text) throw err;
+      return sendHtml(noStore(reply), renderWaitlist({ values, errors: {}, notice: badNotice(text) }), 503);
+    }
+  });
+}
+
+/** Form bodies: each field once (a repeated field keeps its first value); values stay strings. */
+export function parseForm(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(text)) if (!Object.hasOwn(out, k)) out[k] = v;
+  return out;
+}
+
+/** The pages in their own scope: a form-body parser and an error handler that answers HTML. */
+export async function pagesPlugin(app: App, deps: Deps): Promise<void> {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, parseForm(body as string)),
+  );
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, request, reply) => {
+    let status = 500;
+    let message = 'Something went wrong on our side; please try again.';
+    if (err instanceof AppError) {
+      status = err.status;
+      for (const [k, v] of Object.entries(err.extra.headers ?? {})) reply.header(k, v);
+      if (status < 500) message = err.message;
+    } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      status = 413;
+      message = 'The form is too large.';
+    } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      status = 415;
+      message = 'Send the form as application/x-www-form-urlencoded.';
+    } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      status = err.statusCode;
+      message = 'The request could not be read.';
+    }
+    if (status >= 500) request.log.error({ err }, 'page error');
+    const title = status === 429 ? 'Too many requests' : status === 404 ? 'Not found' : 'Request refused';
+    return sendHtml(reply, errorPage(status, status >= 500 ? 'Server error' : title, message), status);
+  });
+  await pageRoutes(app, deps);
+}
