@@ -6,6 +6,11 @@ import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { registerErrorHandler } from './http/plugins/errors.ts';
+import {
+  frameworkErrorAnswer,
+  makeClientErrorHandler,
+  makeExpectationHandler,
+} from './http/plugins/framework-errors.ts';
 import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
@@ -16,6 +21,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Request ids: a random per-process prefix and a counter (unique, cheap, and not a secret). */
 const ID_PREFIX = `req_${randomBytes(4).toString('hex')}`;
 let idCounter = 0;
+const newRequestId = (): string => `${ID_PREFIX}${(++idCounter).toString(36).padStart(6, '0')}`;
 
 /** Query values that are secrets (GET /api/keys?key=…) are cut from logged URLs. */
 export function redactUrl(url: string): string {
@@ -43,14 +49,15 @@ export async function buildApp(input: AppDeps): Promise<App> {
     bodyLimit: config.bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given)
-        ? given
-        : `${ID_PREFIX}${(++idCounter).toString(36).padStart(6, '0')}`;
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
     },
+    frameworkErrors: frameworkErrorAnswer,
+    clientErrorHandler: makeClientErrorHandler(newRequestId),
     trustProxy: false,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  app.server.on('checkExpectation', makeExpectationHandler(newRequestId));
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');

@@ -9,8 +9,12 @@ export type ErrorCode =
   | 'not_found'
   | 'model_not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'payload_too_large'
+  | 'uri_too_long'
   | 'unsupported_media_type'
+  | 'expectation_failed'
+  | 'headers_too_large'
   | 'rate_limited'
   | 'allowance_exhausted'
   | 'store_not_configured'
@@ -24,8 +28,12 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   model_not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  expectation_failed: 417,
+  headers_too_large: 431,
   rate_limited: 429,
   allowance_exhausted: 429,
   store_not_configured: 500,
