@@ -228,6 +228,28 @@ describe('rate-limit hook', () => {
     await app.close();
   });
 
+  it('counts a refused bearer key in the IP window: guessing keys uses up the free tier', async () => {
+    const app = await limitedApp(new SqliteStore(':memory:'));
+    const guess = (n: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/submit',
+        remoteAddress: '203.0.113.77',
+        headers: { authorization: `Bearer sk-svc-${n.toString(16).padStart(32, 'f')}` },
+      });
+    for (let i = 0; i < 5; i++) {
+      const r = await guess(i);
+      assert.equal(r.statusCode, 401);
+      assert.equal(r.headers.ratelimit, `"hour";r=${4 - i};t=3599`);
+    }
+    const over = await guess(99);
+    assert.equal(over.statusCode, 429);
+    assert.equal(over.json().code, 'rate_limited');
+    const keyless = await app.inject({ method: 'POST', url: '/api/submit', remoteAddress: '203.0.113.77' });
+    assert.equal(keyless.statusCode, 429, 'the same IP without a key has no fresh window');
+    await app.close();
+  });
+
   it('counts keyed calls per key at the key cap and draws down the allowance', async () => {
     const store = new SqliteStore(':memory:');
     const k = key(7, { callsRemaining: 2 });

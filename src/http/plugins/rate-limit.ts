@@ -47,6 +47,8 @@ export function registerRateLimit(
       ratelimit: `"hour";r=${d.remaining};t=${d.resetSeconds}`,
     };
     reply.headers(headers);
+    // A refused bearer key (see the auth plugin) was counted in the IP window just now: 401, or 429 past the cap.
+    if (request.authError && d.allowed) throw request.authError;
     if (!d.allowed) {
       throw new AppError('rate_limited', rateLimitMessage(cap), {
         headers: { ...headers, 'retry-after': String(d.resetSeconds) },
