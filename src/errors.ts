@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'store_not_configured'
   | 'store_unavailable'
   | 'not_ready'
+  | 'audit_log_corrupt'
   | 'internal';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -39,6 +40,7 @@ const STATUS: Record<ErrorCode, number> = {
   store_not_configured: 500,
   store_unavailable: 500,
   not_ready: 503,
+  audit_log_corrupt: 500,
   internal: 500,
 };
 

@@ -1,15 +1,21 @@
 /**
  * Start-up and shut-down: read config once, build the store, mailer and dataset source, build the app,
  * listen; on SIGTERM/SIGINT stop accepting, finish in-flight requests, close the store, exit.
+ *
+ * A start-up failure an operator can fix prints one line `svc: <what and how to fix it>` on stderr and exits
+ * non-zero (2 for a bad setting, 1 otherwise), without a stack trace (src/startup.ts).
  */
+import fs from 'node:fs';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { auditLogFor } from './audit/log.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDatasetSource } from './domain/dataset.ts';
-import { ensureBundledReports, reportsDirOf } from './domain/reports.ts';
+import { openDatasetSource, type DatasetSource } from './domain/dataset.ts';
+import { reportsDirOf } from './domain/reports.ts';
 import { createMailer } from './domain/email.ts';
+import { certifyWithRetry, listenErrorMessage, Readiness, StartupError } from './startup.ts';
 import { createStore } from './store/index.ts';
+import type { Store } from './store/types.ts';
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: Config;
@@ -22,17 +28,51 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     }
     throw err;
   }
-  const log = pino({ level: config.logLevel });
-  const dataset = openDatasetSource(config.datasetPath, log);
-  const store = createStore(config.store);
-  const mailer = createMailer(config.email, log);
-  await ensureBundledReports(store, reportsDirOf(config.datasetPath), auditLogFor(store, config.signingKey)).then(
-    (r) => log.info(r, 'bundled reports are in the store and the audit log'),
-    (err: Error) => log.error({ err: err.message }, 'could not certify the bundled reports'),
-  );
-  const app = await buildApp({ config, store, mailer, dataset });
+  try {
+    await serve(config);
+    return 0;
+  } catch (err) {
+    const message = err instanceof StartupError ? err.message : `start-up failed: ${(err as Error).message}`;
+    process.stderr.write(`svc: ${message.split('\n')[0]}\n`);
+    return 1;
+  }
+}
 
+function openDataset(config: Config, log: pino.Logger): DatasetSource {
+  try {
+    return openDatasetSource(config.datasetPath, log);
+  } catch (err) {
+    const e = err as Error;
+    throw new StartupError(
+      !fs.existsSync(config.datasetPath)
+        ? `SVC_DATASET=${config.datasetPath} does not exist (point SVC_DATASET at a published dataset file)`
+        : `SVC_DATASET=${config.datasetPath} cannot be loaded: ${e.message.split('\n')[0]}`,
+    );
+  }
+}
+
+function openStore(config: Config): Store {
+  try {
+    return createStore(config.store);
+  } catch (err) {
+    const where = config.store.kind === 'sqlite' ? `sqlite:${config.store.path}` : config.store.kind;
+    throw new StartupError(`cannot open the store SVC_STORE_URL=${where}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const log = pino({ level: config.logLevel });
+  const dataset = openDataset(config, log);
+  const store = openStore(config);
+  const mailer = createMailer(config.email, log);
+  const readiness = new Readiness();
   let closing = false;
+  const audit = auditLogFor(store, config.signingKey);
+  await certifyWithRetry(store, reportsDirOf(config.datasetPath), audit, log, readiness, {
+    stopped: () => closing,
+  });
+  const app = await buildApp({ config, store, mailer, dataset, readiness });
+
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
@@ -50,7 +90,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    closing = true;
+    dataset.close();
+    await store.close().catch(() => undefined);
+    throw new StartupError(listenErrorMessage(err as NodeJS.ErrnoException, config.host, config.port));
+  }
   app.log.info({ store: config.store.kind, dataset: dataset.current().dataset.meta.version }, 'svc ready');
-  return 0;
 }

@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.ts';
 import type { DatasetSource } from '../domain/dataset.ts';
 import type { Mailer } from '../domain/email.ts';
+import type { Readiness } from '../startup.ts';
 import type { Store } from '../store/types.ts';
 
 /** Fastify with the TypeBox type provider: route schemas give the handlers their types. */
@@ -28,6 +29,8 @@ export interface AppDeps {
   dataset: DatasetSource;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
+  /** Start-up work /healthz waits for (main passes one; tests may). */
+  readiness?: Readiness;
   /** Pino options or false; defaults to config.logLevel. */
   logger?: boolean | object;
 }

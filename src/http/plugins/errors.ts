@@ -4,6 +4,7 @@
  * (the stack goes to the log with the request id, and `detail` carries only that id).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AuditIntegrityError } from '../../audit/log.ts';
 import { AppError, type ErrorBody } from '../../errors.ts';
 import type { App } from '../types.ts';
 
@@ -66,6 +67,14 @@ export function registerErrorHandler(app: App): void {
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err, code: err.code }, err.message);
       return sendError(reply, err.status, err.toBody(), err.extra.headers);
+    }
+    if (err instanceof AuditIntegrityError) {
+      request.log.error({ err: err.message }, 'audit log integrity');
+      return sendError(reply, 500, {
+        error: `The audit log failed its integrity check: ${err.message}. Reports cannot be verified until an operator restores the store.`,
+        code: 'audit_log_corrupt',
+        detail: `request id ${request.id}`,
+      });
     }
     if (err.validation) {
       return sendError(reply, 400, {
