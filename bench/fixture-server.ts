@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createStore } from '../src/store/index.ts';
+import { createLogger } from '../src/logging.ts';
 import Fastify from 'fastify';
 
 const mode = process.argv[2];
@@ -33,9 +34,10 @@ if (mode === 'bare') {
 } else {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  // Default settings, logging included (LOG_LEVEL info), as `npm start` runs; the log goes to a file in the temp
+  // folder, written the way main writes stdout (src/logging.ts).
   const config = loadConfig({
     SVC_STORE_URL: process.env.SVC_STORE_URL ?? `sqlite:${path.join(dir, 'svc.db')}`,
-    LOG_LEVEL: 'silent',
     ...(process.env.BENCH_ENV ? (JSON.parse(process.env.BENCH_ENV) as Record<string, string>) : {}),
   });
   const store = createStore(config.store);
@@ -46,7 +48,7 @@ if (mode === 'bare') {
     store,
     mailer: createMailer(config.email, silent as never),
     dataset: openDatasetSource(config.datasetPath, silent, { watch: false }),
-    logger: false,
+    loggerInstance: createLogger(config.logLevel, path.join(dir, 'svc.log')),
   });
   process.stdout.write(`${JSON.stringify({ url: await app.listen({ port: 0, host: '127.0.0.1' }), key: apiKey })}\n`);
   process.on('SIGTERM', () => process.exit(0));

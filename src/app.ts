@@ -3,7 +3,7 @@
  * main.ts (or a test) builds the dependencies and passes them in.
  */
 import { randomBytes } from 'node:crypto';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { registerErrorHandler } from './http/plugins/errors.ts';
 import {
@@ -13,6 +13,7 @@ import {
 } from './http/plugins/framework-errors.ts';
 import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerRequestLog } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { App, AppDeps, Deps } from './http/types.ts';
@@ -23,30 +24,26 @@ const ID_PREFIX = `req_${randomBytes(4).toString('hex')}`;
 let idCounter = 0;
 const newRequestId = (): string => `${ID_PREFIX}${(++idCounter).toString(36).padStart(6, '0')}`;
 
-/** Query values that are secrets (GET /api/keys?key=…) are cut from logged URLs. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:key|token)=)[^&#]*/gi, '$1[redacted]');
-}
-
 export async function buildApp(input: AppDeps): Promise<App> {
   const deps: Deps = { ...input, now: input.now ?? Date.now, startedAt: (input.now ?? Date.now)() };
   const { config } = deps;
   const app = Fastify({
-    logger:
-      deps.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            serializers: {
-              req: (req: { method: string; url: string; ip?: string }) => ({
-                method: req.method,
-                url: redactUrl(req.url),
-              }),
-            },
-            ...(typeof deps.logger === 'object' ? deps.logger : {}),
-          },
+    ...(deps.loggerInstance
+      ? { loggerInstance: deps.loggerInstance }
+      : {
+          logger:
+            deps.logger === false
+              ? false
+              : { level: config.logLevel, ...(typeof deps.logger === 'object' ? deps.logger : {}) },
+        }),
+    // One line per request from our own hook (src/http/plugins/request-log.ts) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    // Timeouts (README, Operations): a client that trickles its headers or body is answered 408 and closed once
+    // the request deadline passes, so slow clients cannot hold every connection; idle keep-alives close soon.
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    http: { connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs) },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
@@ -57,12 +54,14 @@ export async function buildApp(input: AppDeps): Promise<App> {
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  app.server.headersTimeout = config.timeouts.headersMs;
   app.server.on('checkExpectation', makeExpectationHandler(newRequestId));
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     done(null, payload);
   });
+  registerRequestLog(app, config.logSample);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only: without this, text/plain would be parsed as a string and fail later as a 400.
   app.removeContentTypeParser('text/plain');

@@ -5,14 +5,17 @@
  * A start-up failure an operator can fix prints one line `svc: <what and how to fix it>` on stderr and exits
  * non-zero (2 for a bad setting, 1 otherwise), without a stack trace (src/startup.ts).
  */
+import cluster from 'node:cluster';
 import fs from 'node:fs';
-import pino from 'pino';
 import { buildApp } from './app.ts';
 import { auditLogFor } from './audit/log.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatasetSource, type DatasetSource } from './domain/dataset.ts';
 import { reportsDirOf } from './domain/reports.ts';
 import { createMailer } from './domain/email.ts';
+import { createLogger, flushLogs, type Logger } from './logging.ts';
+import { runPrimary } from './cluster.ts';
+import { instrumentStore, shareWithPrimary, startMetricsServer } from './metrics.ts';
 import { certifyWithRetry, listenErrorMessage, Readiness, StartupError } from './startup.ts';
 import { createStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
@@ -29,16 +32,18 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     throw err;
   }
   try {
-    await serve(config);
+    if (config.workers > 1 && cluster.isPrimary) await runPrimary(config, createLogger(config.logLevel));
+    else await serve(config);
     return 0;
   } catch (err) {
     const message = err instanceof StartupError ? err.message : `start-up failed: ${(err as Error).message}`;
-    process.stderr.write(`svc: ${message.split('\n')[0]}\n`);
+    if (message) process.stderr.write(`svc: ${message.split('\n')[0]}\n`);
+    flushLogs();
     return 1;
   }
 }
 
-function openDataset(config: Config, log: pino.Logger): DatasetSource {
+function openDataset(config: Config, log: Logger): DatasetSource {
   try {
     return openDatasetSource(config.datasetPath, log);
   } catch (err) {
@@ -61,9 +66,9 @@ function openStore(config: Config): Store {
 }
 
 async function serve(config: Config): Promise<void> {
-  const log = pino({ level: config.logLevel });
+  const log = createLogger(config.logLevel);
   const dataset = openDataset(config, log);
-  const store = openStore(config);
+  const store = instrumentStore(openStore(config));
   const mailer = createMailer(config.email, log);
   const readiness = new Readiness();
   let closing = false;
@@ -71,7 +76,7 @@ async function serve(config: Config): Promise<void> {
   await certifyWithRetry(store, reportsDirOf(config.datasetPath), audit, log, readiness, {
     stopped: () => closing,
   });
-  const app = await buildApp({ config, store, mailer, dataset, readiness });
+  const app = await buildApp({ config, store, mailer, dataset, readiness, loggerInstance: log });
 
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -84,6 +89,7 @@ async function serve(config: Config): Promise<void> {
       await store.close();
     } finally {
       clearTimeout(force);
+      flushLogs();
       process.exit(0);
     }
   };
@@ -97,6 +103,14 @@ async function serve(config: Config): Promise<void> {
     dataset.close();
     await store.close().catch(() => undefined);
     throw new StartupError(listenErrorMessage(err as NodeJS.ErrnoException, config.host, config.port));
+  }
+  if (cluster.isWorker) shareWithPrimary();
+  else if (config.metrics) {
+    await startMetricsServer(config.metrics.port, config.metrics.host).catch((err: NodeJS.ErrnoException) => {
+      throw new StartupError(
+        `cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${listenErrorMessage(err, config.metrics!.host, config.metrics!.port)}`,
+      );
+    });
   }
   app.log.info({ store: config.store.kind, dataset: dataset.current().dataset.meta.version }, 'svc ready');
 }

@@ -25,7 +25,7 @@ async function serveFails(env: Record<string, string>): Promise<{ code: number; 
   try {
     await run(process.execPath, ['bin/svc.js', 'serve'], {
       cwd: root,
-      timeout: 20_000,
+      timeout: 90_000,
       env: {
         PATH: process.env.PATH,
         HOST: '127.0.0.1',

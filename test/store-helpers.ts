@@ -130,13 +130,15 @@ export async function startService(env: Record<string, string>): Promise<Service
   proc.stderr!.on('data', (c) => (stderr += c));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
+  // A generous deadline: on the shared 2-core machine under load, start-up alone has taken 15-25 s.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
     if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`svc exited during start-up: ${stderr}`);
     try {
       await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
       break;
     } catch {
-      if (i > 150) {
+      if (Date.now() > deadline) {
         proc.kill('SIGKILL');
         throw new Error(`svc did not answer on ${url}: ${stderr}`);
       }

@@ -33,6 +33,8 @@ export interface AppDeps {
   readiness?: Readiness;
   /** Pino options or false; defaults to config.logLevel. */
   logger?: boolean | object;
+  /** A pino logger to use instead (main passes its own, with a buffered destination). */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** AppDeps with the defaults filled in, as route plugins receive them. */

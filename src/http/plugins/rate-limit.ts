@@ -7,6 +7,7 @@
 import { clientIp, rateLimitSubject } from '../../domain/client-ip.ts';
 import { DAY_MS, PLANS } from '../../domain/keys.ts';
 import { AppError, rateLimitMessage } from '../../errors.ts';
+import { rateLimitRejections } from '../../metrics.ts';
 import { allowanceMessage, KEYED_OPERATIONS, LIMITS, RateLimiter, type LimitName } from '../../ratelimit/index.ts';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { App, Deps } from '../types.ts';
@@ -22,7 +23,7 @@ export function registerRateLimit(
   app: App,
   deps: Pick<Deps, 'store' | 'config' | 'now'> & { log?: App['log'] },
 ): RateLimiter {
-  const limiter = new RateLimiter(deps.store, deps.log ?? app.log, deps.now);
+  const limiter = new RateLimiter(deps.store, deps.log ?? app.log, deps.now, deps.config.limitOnStoreError);
   // The hook is added to the limited routes only: the read routes, the hot path, pay nothing for it, not even
   // the look-up of their route config. It goes first among the route's own hooks, so it runs after the scope's
   // (auth) and before a route's own refusals (the council's keyless 401), which therefore still count.
@@ -41,7 +42,8 @@ export function registerRateLimit(
       ? `key:${key.id}`
       : rateLimitSubject(clientIp(request.socket.remoteAddress, request.headers, deps.config.trustProxy));
     const cap = key ? Math.max(LIMITS[op], key.rateLimit) : LIMITS[op];
-    const d = await limiter.take(op, subject, cap);
+    // With a key: the window count and the call taken from the allowance are one atomic store step.
+    const d = await limiter.take(op, subject, cap, key?.hash);
     const headers: Record<string, string> = {
       'ratelimit-policy': `"hour";q=${d.limit};w=3600`,
       ratelimit: `"hour";r=${d.remaining};t=${d.resetSeconds}`,
@@ -50,12 +52,14 @@ export function registerRateLimit(
     // A refused bearer key (see the auth plugin) was counted in the IP window just now: 401, or 429 past the cap.
     if (request.authError && d.allowed) throw request.authError;
     if (!d.allowed) {
+      rateLimitRejections.inc({ operation: op, reason: 'rate_limited' });
       throw new AppError('rate_limited', rateLimitMessage(cap), {
         headers: { ...headers, 'retry-after': String(d.resetSeconds) },
       });
     }
-    if (key && (await deps.store.consumeCall(key.hash)) < 0) {
+    if (key && (d.callsRemaining ?? (await deps.store.consumeCall(key.hash))) < 0) {
       // A plan key refills at the next UTC day, so it can be told when to come back; a core key cannot.
+      rateLimitRejections.inc({ operation: op, reason: 'allowance_exhausted' });
       const daily = Object.hasOwn(PLANS, key.plan);
       const retry: Record<string, string> = daily
         ? { 'retry-after': String(Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)) }

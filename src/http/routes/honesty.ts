@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { honestyReport, VERDICTS } from '../../scoring/honesty.ts';
 import { ErrorSchema, PromptField, ResponseField, StringEnum } from '../schemas/core.ts';
+import { timeEngine } from '../../metrics.ts';
 import type { App, Deps } from '../types.ts';
 
 export const HonestyBody = Type.Object(
@@ -72,6 +73,7 @@ export async function honestyRoutes(app: App, _deps: Deps): Promise<void> {
         },
       },
     },
-    async (request) => honestyReport({ prompt: request.body.prompt, response: request.body.response }),
+    async (request) =>
+      timeEngine('honesty', () => honestyReport({ prompt: request.body.prompt, response: request.body.response })),
   );
 }

@@ -28,6 +28,16 @@ local r = redis.call('HGET', KEYS[1], 'callsRemaining')
 if not r or tonumber(r) <= 0 then return -1 end
 return redis.call('HINCRBY', KEYS[1], 'callsRemaining', -1)`);
 
+// KEYS[1] = the window's counter, KEYS[2] = key:<hash>; ARGV[1] = ms until the window ends, ARGV[2] = cap.
+// Returns {count, callsRemaining} with callsRemaining -2 when over the cap (nothing taken), -1 when none was left.
+const HIT_CONSUME = new Script(`
+local n = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+if n > tonumber(ARGV[2]) then return {n, -2} end
+local r = redis.call('HGET', KEYS[2], 'callsRemaining')
+if not r or tonumber(r) <= 0 then return {n, -1} end
+return {n, redis.call('HINCRBY', KEYS[2], 'callsRemaining', -1)}`);
+
 // KEYS[1] = keyid:<id>; ARGV[1] = prefix; then field/value pairs; '' as verifyTokenHash clears it.
 const UPDATE_KEY = new Script(`
 local h = redis.call('GET', KEYS[1])
@@ -205,6 +215,25 @@ export class RedisStore implements Store {
       const [err, count] = res?.[0] ?? [new Error('transaction aborted'), null];
       if (err) throw err;
       return { count: Number(count), resetMs };
+    });
+  }
+
+  hitAndConsume(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    cap: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number; callsRemaining: number | null }> {
+    return this.run(async () => {
+      const start = Math.floor(nowMs / windowMs) * windowMs;
+      const resetMs = start + windowMs;
+      const [count, left] = (await this.eval(
+        HIT_CONSUME,
+        [this.k(`rl:${windowMs}:${start}:${key}`), this.k(`key:${keyHash}`)],
+        [Math.max(1, resetMs - nowMs), cap],
+      )) as [number, number];
+      return { count: Number(count), resetMs, callsRemaining: Number(left) === -2 ? null : Number(left) };
     });
   }
 
