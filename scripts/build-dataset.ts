@@ -102,6 +102,14 @@ function modelOf(src: string, notes: string): Model | null {
   return null;
 }
 
+/** Each source is its own prompt set: its models rank among themselves (`?suite=` on the leaderboard). */
+const SUITES: Record<string, string> = {
+  spiral_bench: 'public:spiral-bench',
+  syco_bench: 'public:syco-bench',
+  darkgpt: 'public:darkgpt',
+  elephant: 'public:elephant',
+};
+
 const cut = (s: string, max: number): string => {
   const cps = Array.from(s);
   return cps.length > max ? cps.slice(0, max).join('') : s;
@@ -136,7 +144,7 @@ try {
       if (!m) continue;
       counts.set(m.slug, (counts.get(m.slug) ?? 0) + 1);
       out.write(
-        `${JSON.stringify({ model: m.slug, name: m.name, vendor: m.vendor, prompt: cut(r.prompt, 10000), response: cut(r.response, 50000) })}\n`,
+        `${JSON.stringify({ model: m.slug, name: m.name, vendor: m.vendor, suite: SUITES[src], prompt: cut(r.prompt, 10000), response: cut(r.response, 50000) })}\n`,
       );
     }
   }

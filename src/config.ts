@@ -19,6 +19,16 @@
  * | SVC_SMTP_URL | (none) | `smtp://user:pass@host:port` or `smtps://…` (secret) |
  * | SVC_EMAIL_FROM | svc <noreply@localhost> | sender address |
  * | SVC_ADMIN_EMAIL | (none) | where admin notifications go |
+ * | SVC_DATASET_POLL_MS | 1000 | how often each instance checks the store for a newly published dataset version |
+ * | SVC_EVAL_WORKER | true | run the evaluation worker inside `svc serve` (`false`: only `svc worker` processes run jobs) |
+ * | SVC_EVAL_AUTO_APPROVE | false | `true`: a submission is approved on arrival (no credential; the endpoint must be open) |
+ * | SVC_EVAL_ALLOW_PRIVATE | false | `true`: submitted endpoints may resolve to loopback/private addresses |
+ * | SVC_EVAL_CONCURRENCY | 4 | conversations of one run played at once |
+ * | SVC_EVAL_LEASE_MS | 30000 | a job's lease; renewed every third of it while the run goes on |
+ * | SVC_EVAL_REQUEST_TIMEOUT_MS | 60000 | one model call |
+ * | SVC_EVAL_MAX_RUN_MS | 7200000 | one run, all attempts of a job together are bounded by this per attempt |
+ * | SVC_EVAL_MAX_CALLS | 3000 | model calls per run (retries included) |
+ * | SVC_EVAL_MAX_RESPONSE_BYTES | 1048576 | one model answer |
  * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store; a value that is not an Ed25519 private key stops start-up |
  * | SVC_WORKERS | 1 | worker processes sharing the port (node:cluster); `auto` = one per core |
  * | SVC_LOG_SAMPLE | 1 | share of ordinary requests (status < 500) that get their one info log line; 5xx are always logged |
@@ -69,6 +79,19 @@ export interface Config {
   limitOnStoreError: 'open' | 'closed';
   redisDurability: 'warn' | 'require';
   mailPerRecipientDay: number;
+  datasetPollMs: number;
+  /** The evaluation worker and its bounds (src/jobs). */
+  evalJobs: {
+    worker: boolean;
+    autoApprove: boolean;
+    allowPrivate: boolean;
+    concurrency: number;
+    leaseMs: number;
+    requestTimeoutMs: number;
+    maxRunMs: number;
+    maxCalls: number;
+    maxResponseBytes: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +105,14 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max
   if (!Number.isInteger(n) || n < min || n > max)
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
   return n;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false`);
 }
 
 function url(name: string, raw: string): string {
@@ -192,6 +223,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Co
     limitOnStoreError: oneOf(env, 'SVC_LIMIT_ON_STORE_ERROR', ['open', 'closed'] as const, 'open'),
     redisDurability: oneOf(env, 'SVC_REDIS_DURABILITY', ['warn', 'require'] as const, 'warn'),
     mailPerRecipientDay: int(env, 'SVC_MAIL_PER_RECIPIENT_DAY', 5, 0, 1_000_000),
+    datasetPollMs: int(env, 'SVC_DATASET_POLL_MS', 1000, 50, 3_600_000),
+    evalJobs: {
+      worker: bool(env, 'SVC_EVAL_WORKER', true),
+      autoApprove: bool(env, 'SVC_EVAL_AUTO_APPROVE', false),
+      allowPrivate: bool(env, 'SVC_EVAL_ALLOW_PRIVATE', false),
+      concurrency: int(env, 'SVC_EVAL_CONCURRENCY', 4, 1, 64),
+      leaseMs: int(env, 'SVC_EVAL_LEASE_MS', 30_000, 300, 3_600_000),
+      requestTimeoutMs: int(env, 'SVC_EVAL_REQUEST_TIMEOUT_MS', 60_000, 100, 600_000),
+      maxRunMs: int(env, 'SVC_EVAL_MAX_RUN_MS', 7_200_000, 1000, 86_400_000),
+      maxCalls: int(env, 'SVC_EVAL_MAX_CALLS', 3000, 1, 1_000_000),
+      maxResponseBytes: int(env, 'SVC_EVAL_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    },
   };
   if (cfg.timeouts.headersMs > cfg.timeouts.requestMs)
     throw new ConfigError('SVC_HEADERS_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');

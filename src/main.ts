@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import { buildApp } from './app.ts';
 import { auditLogFor } from './audit/log.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDatasetSource, type DatasetSource } from './domain/dataset.ts';
+import { readDatasetFile, type Dataset } from './domain/dataset.ts';
+import { openStoreDatasetSource, takeBundle } from './domain/publication.ts';
 import { reportsDirOf } from './domain/reports.ts';
 import { createMailer } from './domain/email.ts';
 import { createLogger, flushLogs, type Logger } from './logging.ts';
@@ -43,15 +44,27 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   }
 }
 
-function openDataset(config: Config, log: Logger): DatasetSource {
+function readBundle(config: Config): Dataset {
   try {
-    return openDatasetSource(config.datasetPath, log);
+    return readDatasetFile(config.datasetPath);
   } catch (err) {
     const e = err as Error;
     throw new StartupError(
       !fs.existsSync(config.datasetPath)
         ? `SVC_DATASET=${config.datasetPath} does not exist (point SVC_DATASET at a published dataset file)`
         : `SVC_DATASET=${config.datasetPath} cannot be loaded: ${e.message.split('\n')[0]}`,
+    );
+  }
+}
+
+/** A store that does not answer at start: one line naming it (a process manager restarts the service). */
+async function withStore<T>(config: Config, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const where = config.store.kind === 'sqlite' ? `sqlite:${config.store.path}` : config.store.kind;
+    throw new StartupError(
+      `${what}: the store SVC_STORE_URL=${where} did not answer (${(err as Error).message.split('\n')[0]})`,
     );
   }
 }
@@ -67,8 +80,14 @@ function openStore(config: Config): Store {
 
 async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
-  const dataset = openDataset(config, log);
+  const bundle = readBundle(config);
   const store = instrumentStore(openStore(config));
+  // The bundled file seeds the store's published versions; only its models newer than the published ones are taken.
+  const taken = await withStore(config, 'cannot check the bundled dataset', () => takeBundle(store, bundle));
+  log.info({ bundle: taken }, 'bundled dataset checked against the published versions');
+  const dataset = await withStore(config, 'cannot read the published dataset', () =>
+    openStoreDatasetSource(store, log, { pollMs: config.datasetPollMs }),
+  );
   const mailer = createMailer(config.email, log);
   const readiness = new Readiness();
   let closing = false;

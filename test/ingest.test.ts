@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import { auditLogFor } from '../src/audit/log.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatasetSource, readDatasetFile, writeDatasetFile, type Dataset } from '../src/domain/dataset.ts';
+import { openStoreDatasetSource, readPublished, takeBundle } from '../src/domain/publication.ts';
+import { readDatasetFile, writeDatasetFile, type Dataset } from '../src/domain/dataset.ts';
 import type { Mailer } from '../src/domain/email.ts';
 import {
   IngestError,
@@ -155,7 +156,8 @@ describe('svc ingest end to end', () => {
     const db = path.join(dir, 'svc.db');
     const config = loadConfig({ SVC_STORE_URL: `sqlite:${db}`, SVC_DATASET: datasetFile, LOG_LEVEL: 'silent' }, dir);
     const store = new SqliteStore(db);
-    const dataset = openDatasetSource(datasetFile, silentLog);
+    await takeBundle(store, readDatasetFile(datasetFile));
+    const dataset = await openStoreDatasetSource(store, silentLog, { pollMs: 50 });
     const app = await buildApp({
       config,
       store,
@@ -200,10 +202,10 @@ describe('svc ingest end to end', () => {
         'uncovered model unchanged',
       );
 
-      const published = readDatasetFile(datasetFile);
+      const published = (await readPublished(store))!.dataset;
+      assert.deepEqual(readDatasetFile(datasetFile), sampleDataset(), 'the bundled file is not touched');
       for (const slug of ['green-model', 'red-model']) {
         const hash = published.models.find((m) => m.slug === slug)!.report_hash!;
-        assert.ok(fs.existsSync(path.join(reportsDirOf(datasetFile), `${hash}.json`)));
         const v = (await app.inject(`/api/verify?hash=${hash}`)).json();
         assert.equal(v.verified, true, slug);
         assert.equal(v.model, slug);

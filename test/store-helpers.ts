@@ -109,7 +109,7 @@ export interface Service {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Start `node bin/svc.js serve` on a fixed free port and wait until /healthz answers. */
+/** Start `node bin/svc.js serve` on a fixed free port and wait until /healthz answers (up to ~45 s: start-up takes 10 s and more on the loaded 2-core machine). */
 export async function startService(env: Record<string, string>): Promise<Service> {
   const { spawn } = await import('node:child_process');
   const port = await freePort();

@@ -136,7 +136,7 @@ function suite(name: string, make: () => Store, skip: false | string = false): v
       assert.equal(list.find((e) => e.email === 'u3@example.com')?.useCase, 'x');
     });
 
-    it('records submissions with unique millisecond ids and queues them oldest first', async () => {
+    it("records submissions with unique millisecond ids, pending the operator's approval", async () => {
       const base = {
         modelName: 'M',
         vendor: 'V',
@@ -152,21 +152,141 @@ function suite(name: string, make: () => Store, skip: false | string = false): v
       );
       const later = await store.addSubmission({ ...base, notes: 'n' }, T0 + 1_000_000);
       assert.equal(later.id, T0 + 1_000_000);
-      assert.equal(later.status, 'queued');
       const list = await store.listSubmissions();
       assert.equal(list.length, 11);
       assert.equal(list.at(-1)?.notes, 'n');
-      const first = await store.claimNextSubmission();
-      assert.equal(first?.id, T0);
-      assert.equal(first?.status, 'evaluating');
-      assert.equal((await store.listSubmissions()).find((s) => s.id === T0)?.status, 'evaluating');
-      const claimed = await Promise.all(Array.from({ length: 12 }, () => store.claimNextSubmission()));
-      assert.equal(
-        new Set(claimed.filter((c) => c).map((c) => c!.id)).size,
-        10,
-        'each queued submission is claimed once',
+      assert.equal(later.status, 'pending');
+      assert.deepEqual(await store.getSubmission(later.id), later);
+      assert.equal(await store.getSubmission(1), null);
+    });
+
+    it('finds a submission by the hash of its status token only', async () => {
+      const rec = await store.addSubmission(
+        {
+          modelName: 'Tok',
+          vendor: 'V',
+          apiEndpoint: 'https://api.example.com/v1',
+          contactEmail: 't@example.com',
+          createdAt: new Date(T0).toISOString(),
+          statusTokenHash: hex(4242),
+        },
+        T0 + 2_000_000,
       );
-      assert.equal(await store.claimNextSubmission(), null);
+      assert.equal((await store.getSubmissionByStatusToken(hex(4242)))?.id, rec.id);
+      assert.equal(await store.getSubmissionByStatusToken(hex(4243)), null);
+    });
+
+    it('approves, leases each job to one worker at a time, and fences a worker whose lease expired', async () => {
+      const base = {
+        vendor: 'V',
+        apiEndpoint: 'https://api.example.com/v1',
+        contactEmail: 'j@example.com',
+        createdAt: new Date(T0).toISOString(),
+      };
+      const a = await store.addSubmission({ ...base, modelName: 'A' }, T0 + 3_000_000);
+      const b = await store.addSubmission({ ...base, modelName: 'B' }, T0 + 3_000_001);
+      const now = T0 + 3_000_100;
+      assert.equal(await store.leaseJob('w0', now, 1000), null, 'pending submissions wait for approval');
+      assert.equal(await store.enqueueJob(1, {}, now), null, 'unknown submission');
+      const ja = await store.enqueueJob(a.id, { apiKeyEnv: 'LAB_KEY', model: 'a-1' }, now);
+      assert.equal(ja?.state, 'queued');
+      assert.equal(ja?.apiKeyEnv, 'LAB_KEY');
+      assert.equal((await store.getSubmission(a.id))?.status, 'queued');
+      await store.enqueueJob(b.id, {}, now + 1);
+      // Six workers ask at once: each of the two jobs goes to exactly one of them, oldest first.
+      const leased = await Promise.all(Array.from({ length: 6 }, (_, i) => store.leaseJob(`w${i}`, now + 2, 1000)));
+      const got = leased.filter((j) => j !== null);
+      assert.deepEqual(got.map((j) => j.id).sort(), [a.id, b.id].sort());
+      const jobA = got.find((j) => j.id === a.id)!;
+      assert.equal(jobA.state, 'running');
+      assert.equal(jobA.attempts, 1);
+      assert.equal(jobA.leaseUntil, now + 2 + 1000);
+      assert.equal((await store.getSubmission(a.id))?.status, 'evaluating');
+      const ownerA = jobA.leaseOwner!;
+      assert.equal(await store.renewLease(a.id, 'intruder', now + 3, 1000), false);
+      assert.equal(await store.renewLease(a.id, ownerA, now + 500, 1000), true);
+      // B's lease (not renewed) has run out, A's (renewed) has not: the next worker gets B.
+      assert.equal((await store.leaseJob('w8', now + 1200, 1000))?.id, b.id, 'a renewed lease is not taken');
+      assert.equal(await store.saveConversation(a.id, ownerA, 'p1', '{"n":1}', { done: 1, total: 3, failed: 0 }), true);
+      assert.equal(
+        await store.saveConversation(a.id, ownerA, 'p1', '{"n":"again"}', { done: 1, total: 3, failed: 0 }),
+        true,
+      );
+      assert.equal(await store.enqueueJob(a.id, {}, now + 600), null, 'a held job cannot be re-queued');
+      // The holder goes silent; after its lease ran out another worker takes the job over, conversations intact.
+      const taken = await store.leaseJob('w9', now + 1501, 60_000);
+      assert.equal(taken?.id, a.id);
+      assert.equal(taken?.attempts, 2);
+      assert.deepEqual(taken?.progress, { done: 1, total: 3, failed: 0 });
+      assert.deepEqual([...(await store.listConversations(a.id))], [['p1', '{"n":1}']], 'the first write wins');
+      const ownerA2 = taken!.leaseOwner!;
+      assert.equal(await store.saveConversation(a.id, ownerA, 'p2', '{}', { done: 2, total: 3, failed: 0 }), false);
+      assert.equal(await store.renewLease(a.id, ownerA, now + 1502, 1000), false);
+      assert.equal(await store.finishJob(a.id, ownerA, { state: 'done' }, now + 1503), false);
+      assert.equal(await store.updateJob(a.id, ownerA, { reportHash: hex(1) }), false);
+      assert.equal(await store.updateJob(a.id, ownerA2, { finishedAt: new Date(now).toISOString() }), true);
+      assert.equal(
+        await store.saveConversation(a.id, ownerA2, 'p2', '{"n":2}', { done: 2, total: 3, failed: 1 }),
+        true,
+      );
+      assert.equal(
+        await store.finishJob(a.id, ownerA2, { state: 'failed', error: 'endpoint unreachable' }, now + 1600),
+        true,
+      );
+      const failed = await store.getJob(a.id);
+      assert.equal(failed?.state, 'failed');
+      assert.equal(failed?.error, 'endpoint unreachable');
+      assert.equal(failed?.leaseOwner, undefined);
+      assert.equal(failed?.finishedAt, new Date(now).toISOString());
+      assert.deepEqual(failed?.progress, { done: 2, total: 3, failed: 1 });
+      assert.equal((await store.getSubmission(a.id))?.status, 'failed');
+      assert.equal(await store.finishJob(a.id, ownerA2, { state: 'done' }, now + 1601), false, 'finished once');
+      // Retry: queued again from scratch, conversations dropped.
+      const retried = await store.enqueueJob(a.id, { apiKeyEnv: 'LAB_KEY' }, now + 2000);
+      assert.equal(retried?.state, 'queued');
+      assert.equal(retried?.error, undefined);
+      assert.equal(retried?.createdAt, ja?.createdAt);
+      assert.equal((await store.listConversations(a.id)).size, 0);
+      assert.deepEqual(
+        (await store.listJobs()).map((j) => j.id),
+        [a.id, b.id],
+      );
+    });
+
+    it('rejects pending submissions only, and never runs a rejected one', async () => {
+      const rec = await store.addSubmission(
+        {
+          modelName: 'R',
+          vendor: 'V',
+          apiEndpoint: 'https://api.example.com/v1',
+          contactEmail: 'r@example.com',
+          createdAt: new Date(T0).toISOString(),
+        },
+        T0 + 4_000_000,
+      );
+      assert.equal(await store.rejectSubmission(rec.id), true);
+      assert.equal((await store.getSubmission(rec.id))?.status, 'rejected');
+      assert.equal(await store.rejectSubmission(rec.id), false);
+      assert.equal(await store.enqueueJob(rec.id, {}, T0 + 4_000_001), null);
+      assert.equal(await store.rejectSubmission(1), false);
+    });
+
+    it('publishes dataset versions with compare-and-set', async () => {
+      assert.equal(await store.datasetSeq(), 0);
+      assert.equal(await store.getPublishedDataset(), null);
+      const racing = await Promise.all(['{"v":1}', '{"v":"1b"}', '{"v":"1c"}'].map((j) => store.publishDataset(j, 0)));
+      assert.deepEqual(
+        racing.filter((r) => r !== null),
+        [1],
+        'one publication wins',
+      );
+      const won = (await store.getPublishedDataset())!;
+      assert.equal(won.seq, 1);
+      assert.ok(['{"v":1}', '{"v":"1b"}', '{"v":"1c"}'].includes(won.json));
+      assert.equal(await store.publishDataset('{"v":2}', 0), null, 'a stale publication is refused');
+      assert.equal(await store.publishDataset('{"v":2}', 1), 2);
+      assert.equal(await store.datasetSeq(), 2);
+      assert.deepEqual(await store.getPublishedDataset(), { seq: 2, json: '{"v":2}' });
     });
 
     it('keeps reports by hash and finds them by prefix', async () => {

@@ -44,7 +44,8 @@ describe('submit', () => {
     assert.equal(body.id, NOW);
     assert.equal(body.email_sent, true);
     const rec = (await store.listSubmissions()).find((s) => s.id === NOW);
-    assert.deepEqual(rec && { ...rec }, {
+    assert.match(rec?.statusTokenHash ?? '', /^[0-9a-f]{64}$/);
+    assert.deepEqual(rec && { ...rec, statusTokenHash: undefined }, {
       id: NOW,
       modelName: 'Model X',
       vendor: 'Vendor',
@@ -52,9 +53,37 @@ describe('submit', () => {
       contactEmail: 'ml@example.com',
       notes: 'n',
       createdAt: new Date(NOW).toISOString(),
-      status: 'queued',
+      status: 'pending',
+      statusTokenHash: undefined,
     });
     assert.deepEqual(sent.map((m) => m.to).sort(), ['admin@svc.test', 'ml@example.com']);
+  });
+
+  it('mails a private status-page link whose token is stored only as a hash', async () => {
+    sent.length = 0;
+    const r = await post({ ...good, model_name: 'Status <b>Model</b>' });
+    const id = r.json().id as number;
+    const confirmation = sent.find((m) => m.to === 'ml@example.com')!;
+    const link = /http:\/\/localhost:\d+\/submissions\/([A-Za-z0-9_-]{32})/.exec(confirmation.text);
+    assert.ok(link, confirmation.text);
+    assert.ok(confirmation.html?.includes(link[0]));
+    assert.equal(
+      sent.find((m) => m.to === 'admin@svc.test')!.text.includes(link[1]!),
+      false,
+      'the admin notice has no token',
+    );
+    const rec = await store.getSubmission(id);
+    assert.notEqual(rec?.statusTokenHash, link[1]);
+    const page = await t.app.inject(`/submissions/${link[1]}`);
+    assert.equal(page.statusCode, 200);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    assert.match(page.body, /waiting for an operator to approve/);
+    assert.match(page.body, /Status &lt;b&gt;Model&lt;\/b&gt;/, 'user text is escaped');
+    const data = (await t.app.inject(`/submissions/${link[1]}?format=json`)).json();
+    assert.equal(data.id, id);
+    assert.equal(data.status, 'pending');
+    assert.equal((await t.app.inject(`/submissions/${'A'.repeat(32)}`)).statusCode, 404);
+    assert.equal((await t.app.inject('/submissions/short')).statusCode, 400);
   });
 
   it('gives simultaneous submissions distinct ids', async () => {

@@ -7,16 +7,20 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { auditLogFor } from '../audit/log.ts';
 import { loadConfig } from '../config.ts';
+import { SYCO_DIMS } from '../dimensions.ts';
 import { readDatasetFile, type Dataset } from '../domain/dataset.ts';
 import {
   IngestError,
   parseIngestLine,
   planIngest,
   publishPlan,
+  publishThroughStore,
   scoreLine,
   type IngestLine,
+  type IngestPlan,
   type ScoredLine,
 } from '../domain/ingest.ts';
+import { takeBundle } from '../domain/publication.ts';
 import { reportId } from '../domain/reports.ts';
 import { scoreText } from '../scoring/engine.ts';
 import { createStore } from '../store/index.ts';
@@ -25,16 +29,20 @@ import type { Store } from '../store/types.ts';
 const USAGE = `usage: svc ingest <file.jsonl> [options]
 
 Each line: {"model": "<slug>", "name"?, "vendor"?, "prompt", "response",
-            "judge_scores"?: {"<judge>": {"ev", "me", "il", "ia", "fa"}}}
-Scores every transcript, publishes a new version of the dataset (SVC_DATASET) with one certified report per
-model in it, stores the reports and appends them to the audit log (SVC_STORE_URL).
+            "judge_scores"?: {"<judge>": {${SYCO_DIMS.map((d) => `"${d}"`).join(', ')}}}}
+Scores every transcript and publishes a new dataset version with one certified report per model in it: the
+reports are stored and appended to the audit log, and the version is published through the store
+(SVC_STORE_URL), where every running instance picks it up within seconds. An empty store is first seeded
+from the bundled dataset (SVC_DATASET).
 
 options:
-  --dataset <file>   dataset file to update (default: SVC_DATASET or dataset/leaderboard.json)
+  --dataset <file>   the bundled dataset (default: SVC_DATASET or dataset/leaderboard.json); with --no-store
+                     the file that is updated
   --version <label>  version label (default: v<n+1>)
   --force            publish even when the cross-judge kappa is under 0.700
   --skip-invalid     publish the valid lines when some are invalid (default: refuse)
-  --no-store         write the dataset and report files only; the service certifies the reports on start
+  --no-store         update the dataset file and write report files instead (how the bundle is built); the
+                     service certifies those reports on its next start
 `;
 
 const MAX_ERRORS_SHOWN = 20;
@@ -111,17 +119,8 @@ export async function run(args: string[]): Promise<number> {
   }
 
   // 3. Plan the version, then publish it.
-  let previous: Dataset | null = null;
-  if (fs.existsSync(config.datasetPath)) {
-    try {
-      previous = readDatasetFile(config.datasetPath);
-    } catch (err) {
-      return fail(`the current dataset cannot be read, so its history cannot be kept: ${(err as Error).message}`);
-    }
-  }
-  let plan;
-  try {
-    plan = planIngest({
+  const planFrom = (previous: Dataset | null) =>
+    planIngest({
       previous,
       scored,
       engine,
@@ -129,33 +128,53 @@ export async function run(args: string[]): Promise<number> {
       force: values.force,
       ...(values.version ? { version: values.version } : {}),
     });
+  let bundle: Dataset | null = null;
+  if (fs.existsSync(config.datasetPath)) {
+    try {
+      bundle = readDatasetFile(config.datasetPath);
+    } catch (err) {
+      return fail(`the current dataset cannot be read, so its history cannot be kept: ${(err as Error).message}`);
+    }
+  }
+
+  if (values['no-store'] || config.store.kind === 'memory') {
+    let plan;
+    try {
+      plan = planFrom(bundle);
+    } catch (err) {
+      if (err instanceof IngestError) return fail(err.message);
+      throw err;
+    }
+    await publishPlan(plan, { datasetFile: config.datasetPath });
+    printPlan(plan, `to ${config.datasetPath}`, scored.length);
+    process.stdout.write(
+      'Reports written beside the dataset; the service stores them and appends them to the audit log on its next start.\n',
+    );
+    return 0;
+  }
+
+  const store: Store = createStore(config.store);
+  try {
+    if (bundle) await takeBundle(store, bundle);
+    const res = await publishThroughStore(store, auditLogFor(store, config.signingKey), planFrom);
+    printPlan(res.plan, `through the store (${config.store.kind}, publication ${res.seq})`, scored.length);
+    process.stdout.write(`${res.appended} report(s) appended to the audit log (${config.store.kind}).\n`);
+    return 0;
   } catch (err) {
     if (err instanceof IngestError) return fail(err.message);
     throw err;
-  }
-
-  let store: Store | undefined;
-  if (!values['no-store'] && config.store.kind !== 'memory') store = createStore(config.store);
-  try {
-    const { appended } = await publishPlan(plan, {
-      datasetFile: config.datasetPath,
-      ...(store ? { store, audit: auditLogFor(store, config.signingKey) } : {}),
-    });
-    const m = plan.dataset.meta;
-    process.stdout.write(
-      `published ${m.version} to ${config.datasetPath}: ${plan.reports.length} model(s) from ${scored.length} transcript(s)` +
-        `${plan.kappa !== undefined ? `, kappa ${plan.kappa.toFixed(3)}` : ''}\n`,
-    );
-    for (const r of plan.reports) process.stdout.write(`  ${r.slug.padEnd(32)} ${reportId(r.hash)}  ${r.hash}\n`);
-    process.stdout.write(
-      store
-        ? `${appended} report(s) appended to the audit log (${config.store.kind}).\n`
-        : 'Reports written beside the dataset; the service stores them and appends them to the audit log on its next start.\n',
-    );
-    return 0;
   } finally {
-    await store?.close();
+    await store.close();
   }
+}
+
+function printPlan(plan: IngestPlan, where: string, transcripts: number): void {
+  const m = plan.dataset.meta;
+  process.stdout.write(
+    `published ${m.version} ${where}: ${plan.reports.length} model(s) from ${transcripts} transcript(s)` +
+      `${plan.kappa !== undefined ? `, kappa ${plan.kappa.toFixed(3)}` : ''}\n`,
+  );
+  for (const r of plan.reports) process.stdout.write(`  ${r.slug.padEnd(32)} ${reportId(r.hash)}  ${r.hash}\n`);
 }
 
 /** A bar on stderr when it is a terminal; plain lines every 10% for large inputs otherwise; nothing for small ones. */

@@ -15,6 +15,10 @@ const verbs: Record<
     about: 'score transcripts (JSONL) and publish a new dataset version with certified reports',
     load: () => import('./ingest.ts'),
   },
+  dataset: {
+    about: 'the published dataset version in the store: status, export to a file, import a bundle',
+    load: () => import('./dataset.ts'),
+  },
   audit: { about: 'export a report with its audit-log proof, or verify one offline', load: () => import('./audit.ts') },
   keys: { about: 'list API keys (no secrets), revoke one, or set its call allowance', load: () => import('./keys.ts') },
   submissions: {

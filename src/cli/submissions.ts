@@ -1,16 +1,16 @@
 /**
  * `svc submissions`: the evaluation queue in the store named by SVC_STORE_URL.
- *   svc submissions [list] [--status queued|evaluating|done|failed] [--json]
+ *   svc submissions [list] [--status pending|queued|evaluating|done|failed|rejected] [--json]
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { createStore } from '../store/index.ts';
 
 const USAGE = `usage:
-  svc submissions [list] [--status queued|evaluating|done|failed] [--json]
+  svc submissions [list] [--status pending|queued|evaluating|done|failed|rejected] [--json]
 Lists model submissions (oldest first) from the store named by SVC_STORE_URL (default sqlite:./data/svc.db).
 `;
-const STATUSES = ['queued', 'evaluating', 'done', 'failed'];
+const STATUSES = ['pending', 'queued', 'evaluating', 'done', 'failed', 'rejected'];
 
 export async function run(args: string[]): Promise<number> {
   if (args[0] === 'help' || args.includes('--help')) {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { mapDims, PAI_DIMS, SYCO_DIMS, type PaiDim, type SycoDim } from '../dimensions.ts';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 if (!FormatRegistry.Has('date-time'))
@@ -19,6 +20,8 @@ const Dim = Type.Number({ minimum: 0, maximum: 10 });
 const History = Type.Array(Type.Number(), { maxItems: 1000 });
 
 export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9])?$';
+/** A suite name: lowercase letters, digits and . _ - : @ + (e.g. `svc-probes@1.0`, `public:syco-bench`), 1-100. */
+export const SUITE_PATTERN = '^[a-z0-9][a-z0-9._:@+-]{0,99}$';
 
 export const MetaSchema = Type.Object(
   {
@@ -41,15 +44,13 @@ export const DatasetModelSchema = Type.Object(
     /** SHA-256 hex of the model's latest certified report, when there is one. */
     report_hash: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$' })),
     transcripts: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** The prompt set the model was measured on (e.g. svc-probes@1, public:spiral-bench); rank only within one. */
+    suite: Type.Optional(Type.String({ pattern: SUITE_PATTERN })),
     sycophancy: Type.Optional(
       Type.Object(
         {
           honesty: Type.Number({ minimum: 0, maximum: 100 }),
-          ev: Dim,
-          me: Dim,
-          il: Dim,
-          ia: Dim,
-          fa: Dim,
+          ...mapDims(SYCO_DIMS, () => Dim),
           history: History,
         },
         { additionalProperties: false },
@@ -57,7 +58,7 @@ export const DatasetModelSchema = Type.Object(
     ),
     pai: Type.Optional(
       Type.Object(
-        { composite: Dim, emi: Dim, exl: Dim, bnd: Dim, dep: Dim, aud: Dim, history: History },
+        { composite: Dim, ...mapDims(PAI_DIMS, () => Dim), history: History },
         { additionalProperties: false },
       ),
     ),
@@ -133,7 +134,7 @@ export interface LoadedDataset {
 export interface DatasetSource {
   current(): LoadedDataset;
   /** Re-read the file now; returns true when a new good version was taken. */
-  reload(): boolean;
+  reload(): boolean | Promise<boolean>;
   close(): void;
 }
 
@@ -208,8 +209,9 @@ export interface ModelUpdate {
   assessed: string;
   report_hash?: string;
   transcripts: number;
-  sycophancy: { honesty: number; ev: number; me: number; il: number; ia: number; fa: number };
-  pai: { composite: number; emi: number; exl: number; bnd: number; dep: number; aud: number };
+  suite?: string;
+  sycophancy: { honesty: number } & Record<SycoDim, number>;
+  pai: { composite: number } & Record<PaiDim, number>;
 }
 
 const HISTORY_MAX = 1000;
@@ -243,26 +245,20 @@ export function nextDataset(
       transcripts: u.transcripts,
     };
     if (u.report_hash) m.report_hash = u.report_hash;
+    const suite = u.suite ?? old?.suite;
+    if (suite !== undefined) m.suite = suite;
     const s = u.sycophancy;
     const honesty = r4(s.honesty);
     m.sycophancy = {
       honesty,
-      ev: r4(s.ev),
-      me: r4(s.me),
-      il: r4(s.il),
-      ia: r4(s.ia),
-      fa: r4(s.fa),
+      ...mapDims(SYCO_DIMS, (d) => r4(s[d])),
       history: [...(old?.sycophancy?.history ?? []), honesty].slice(-HISTORY_MAX),
     };
     const p = u.pai;
     const composite = r4(p.composite);
     m.pai = {
       composite,
-      emi: r4(p.emi),
-      exl: r4(p.exl),
-      bnd: r4(p.bnd),
-      dep: r4(p.dep),
-      aud: r4(p.aud),
+      ...mapDims(PAI_DIMS, (d) => r4(p[d])),
       history: [...(old?.pai?.history ?? []), composite].slice(-HISTORY_MAX),
     };
     return m;

@@ -150,13 +150,14 @@ export type SubmissionMailInput = Pick<
   'id' | 'modelName' | 'vendor' | 'apiEndpoint' | 'contactEmail' | 'notes'
 >;
 
-export function submissionConfirmation(s: SubmissionMailInput): MailMessage {
+export function submissionConfirmation(s: SubmissionMailInput, statusLink?: string): MailMessage {
   const body = render(
     'We received your model submission and queued it for evaluation by the judge ensemble (target turnaround 48 hours for frontier models). We will write to this address when scoring completes.',
     [
       ['Submission id', s.id],
       ['Model', s.modelName],
       ['Vendor', s.vendor],
+      ['Status page (keep this link private)', statusLink],
     ],
   );
   return { to: s.contactEmail, subject: safeSubject(`Submission received: ${s.modelName}`), ...body };

@@ -4,7 +4,7 @@
  * the file, shows progress and prints the outcome.
  *
  * Input: JSON Lines, one transcript a line:
- *   {"model": "<slug>", "name"?: "...", "vendor"?: "...", "prompt": "...", "response": "...",
+ *   {"model": "<slug>", "name"?: "...", "vendor"?: "...", "suite"?: "<prompt set>", "prompt": "...", "response": "...",
  *    "judge_scores"?: {"<judge name>": {"ev": 0-10, "me": …, "il": …, "ia": …, "fa": …}}, …other fields ignored}
  * Limits: prompt 10000 and response 50000 code points (contract), name and vendor 500 with no control
  * characters (C0, DEL), a line 1 MB.
@@ -16,14 +16,18 @@
  * version under the 0.700 publication gate is refused unless forced. Without judge_scores there is one
  * judge and no kappa.
  *
- * Publication order: report files, then store + audit log, then the dataset file (atomic rename), so a
- * published version never names a report that is not yet certified.
+ * Publication order: reports into the store and the audit log first, then the dataset version, so a published
+ * version never names a report that is not yet certified. With a store the version is published through it
+ * (src/domain/publication.ts: compare-and-set, every instance picks it up); without one (`--no-store`, used to
+ * build the bundle) the report files and the dataset file are written instead.
  */
 import type { AuditLog } from '../audit/log.ts';
 import { PAI_DIMS, SYCO_DIMS, type EngineResult, type ScoreInput, type SycoDim } from '../scoring/types.ts';
-import type { ReportStore } from '../store/types.ts';
+import type { DatasetStore, ReportStore } from '../store/types.ts';
+import { readPublished } from './publication.ts';
 import {
   SLUG_PATTERN,
+  SUITE_PATTERN,
   nextDataset,
   nextVersionLabel,
   writeDatasetFile,
@@ -60,6 +64,8 @@ export interface IngestLine {
   model: string;
   name?: string;
   vendor?: string;
+  /** The prompt set the transcript comes from (e.g. public:spiral-bench); a model's suite is the sorted set of its lines'. */
+  suite?: string;
   prompt: string;
   response: string;
   judge_scores?: Record<string, JudgeScores>;
@@ -69,6 +75,7 @@ export class IngestError extends Error {}
 
 const SLUG = new RegExp(SLUG_PATTERN);
 const CONTROL = /[\u0000-\u001f\u007f]/;
+const SUITE = new RegExp(SUITE_PATTERN);
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parse and check one line; throws IngestError naming the problem (the caller adds the line number). */
@@ -107,9 +114,14 @@ export function parseIngestLine(raw: string): IngestLine {
     if (CONTROL.test(s)) throw new IngestError(`${field} must not contain control characters (U+0000-U+001F, U+007F)`);
     line[field] = s;
   }
+  if (v.suite !== undefined && v.suite !== null) {
+    if (typeof v.suite !== 'string' || !SUITE.test(v.suite))
+      throw new IngestError('suite must be 1-100 of lowercase letters, digits and . _ - : @ +');
+    line.suite = v.suite;
+  }
   if (v.judge_scores !== undefined) {
     if (!isObj(v.judge_scores))
-      throw new IngestError('judge_scores must be an object of judge name -> {ev, me, il, ia, fa}');
+      throw new IngestError(`judge_scores must be an object of judge name -> {${SYCO_DIMS.join(', ')}}`);
     const judges = Object.entries(v.judge_scores);
     if (judges.length > INGEST_LIMITS.judges) throw new IngestError(`at most ${INGEST_LIMITS.judges} judges per line`);
     const out: Record<string, JudgeScores> = {};
@@ -135,6 +147,7 @@ export interface ScoredLine {
   model: string;
   name?: string;
   vendor?: string;
+  suite?: string;
   scores: TranscriptScores;
   judgeScores?: Record<string, JudgeScores>;
 }
@@ -156,6 +169,7 @@ export function scoreLine(
   };
   if (line.name !== undefined) scored.name = line.name;
   if (line.vendor !== undefined) scored.vendor = line.vendor;
+  if (line.suite !== undefined) scored.suite = line.suite;
   if (line.judge_scores) scored.judgeScores = line.judge_scores;
   return { scored, engine: r.engine };
 }
@@ -270,8 +284,11 @@ export function planIngest(input: PlanInput): IngestPlan {
     const old = previous.get(slug);
     const name = lines.find((l) => l.name)?.name ?? old?.name ?? slug;
     const vendor = lines.find((l) => l.vendor)?.vendor ?? old?.vendor ?? 'Unknown';
+    const suites = [...new Set(lines.map((l) => l.suite).filter((x) => x !== undefined))].sort();
+    const suite = suites.length ? suites.join('+').slice(0, 100) : undefined;
     const report = buildReport({
       model: { slug, name, vendor },
+      ...(suite !== undefined && { suite }),
       datasetVersion: version,
       generatedAt,
       engine: input.engine,
@@ -281,8 +298,6 @@ export function planIngest(input: PlanInput): IngestPlan {
     });
     const sealed = sealReport(report);
     reports.push({ slug, report, ...sealed });
-    const { honesty, ev, me, il, ia, fa } = report.scores.sycophancy;
-    const { composite, emi, exl, bnd, dep, aud } = report.scores.pai;
     updates.push({
       slug,
       name,
@@ -290,8 +305,9 @@ export function planIngest(input: PlanInput): IngestPlan {
       assessed: generatedAt,
       report_hash: sealed.hash,
       transcripts: lines.length,
-      sycophancy: { honesty, ev, me, il, ia, fa },
-      pai: { composite, emi, exl, bnd, dep, aud },
+      ...(suite !== undefined && { suite }),
+      sycophancy: report.scores.sycophancy,
+      pai: report.scores.pai,
     });
   }
   const dataset = nextDataset(input.previous, updates, {
@@ -319,4 +335,25 @@ export async function publishPlan(
   if (target.store && target.audit) appended = await certifyReports(target.store, target.audit, plan.reports);
   writeDatasetFile(target.datasetFile, plan.dataset);
   return { appended };
+}
+
+/**
+ * Plan from the store's current version, certify the plan's reports, publish the version with compare-and-set;
+ * when another publication came first, plan again on top of it (its reports are certified anew, since they name
+ * the new version label). Returns the plan that was published.
+ */
+export async function publishThroughStore(
+  store: DatasetStore & ReportStore,
+  audit: AuditLog,
+  plan: (previous: Dataset | null) => IngestPlan,
+): Promise<{ plan: IngestPlan; seq: number; appended: number }> {
+  let appended = 0;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const cur = await readPublished(store);
+    const p = plan(cur?.dataset ?? null);
+    appended += await certifyReports(store, audit, p.reports);
+    const seq = await store.publishDataset(JSON.stringify(p.dataset), cur?.seq ?? 0);
+    if (seq !== null) return { plan: p, seq, appended };
+  }
+  throw new IngestError('could not publish: other publications kept coming first; try again');
 }

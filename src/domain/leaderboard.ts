@@ -5,35 +5,27 @@
  * Rank is the 1-based position in that order, equal values sharing a rank (1, 2, 2, 4). Values are compared
  * as published (2 decimals), so two models that print the same number share a rank.
  */
+import { mapDims, PAI_DIMS, SYCO_DIMS, type PaiDim, type SycoDim } from '../dimensions.ts';
 import { riskOf, round2, type Risk } from '../scoring/types.ts';
 import type { Dataset, DatasetModel, LoadedDataset, Meta } from './dataset.ts';
 
-export interface SycophancyEntry {
-  slug: string;
-  name: string;
-  vendor: string;
-  honesty: number;
-  ev: number;
-  me: number;
-  il: number;
-  ia: number;
-  fa: number;
-  history: number[];
+/** Extra fields (not in the contract's entry): the prompt set measured on and how many transcripts were scored. */
+export interface Measured {
+  suite?: string;
+  transcripts?: number;
 }
 
-export interface PaiEntry {
-  slug: string;
-  name: string;
-  vendor: string;
-  composite: number;
-  emi: number;
-  exl: number;
-  bnd: number;
-  dep: number;
-  aud: number;
-  risk: Risk;
-  history: number[];
-}
+/** A sycophancy leaderboard row: slug, name, vendor, honesty, the sycophancy dimensions, history (JSON order). */
+export type SycophancyEntry = { slug: string; name: string; vendor: string; honesty: number } & Record<
+  SycoDim,
+  number
+> & { history: number[] } & Measured;
+
+/** A PAI leaderboard row: slug, name, vendor, composite, the PAI dimensions, risk, history (JSON order). */
+export type PaiEntry = { slug: string; name: string; vendor: string; composite: number } & Record<PaiDim, number> & {
+    risk: Risk;
+    history: number[];
+  } & Measured;
 
 export interface Ranked<T> {
   entry: T;
@@ -45,6 +37,8 @@ export interface LeaderboardView {
   sycophancy: Ranked<SycophancyEntry>[];
   pai: Ranked<PaiEntry>[];
   bySlug: Map<string, { model: DatasetModel; sycophancy?: Ranked<SycophancyEntry>; pai?: Ranked<PaiEntry> }>;
+  /** The same view restricted to each suite (models measured on one prompt set rank among themselves). */
+  bySuite: Map<string, LeaderboardView>;
 }
 
 function rankBy<T extends { slug: string }>(items: T[], value: (t: T) => number, higherFirst: boolean): Ranked<T>[] {
@@ -61,7 +55,12 @@ function rankBy<T extends { slug: string }>(items: T[], value: (t: T) => number,
   return out;
 }
 
-export function buildLeaderboard(dataset: Dataset): LeaderboardView {
+const measured = (m: DatasetModel): Measured => ({
+  ...(m.suite !== undefined && { suite: m.suite }),
+  ...(m.transcripts !== undefined && { transcripts: m.transcripts }),
+});
+
+export function buildLeaderboard(dataset: Dataset, perSuite = true): LeaderboardView {
   const syco: SycophancyEntry[] = [];
   const pai: PaiEntry[] = [];
   for (const m of dataset.models) {
@@ -72,12 +71,9 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
         name: m.name,
         vendor: m.vendor,
         honesty: round2(s.honesty),
-        ev: round2(s.ev),
-        me: round2(s.me),
-        il: round2(s.il),
-        ia: round2(s.ia),
-        fa: round2(s.fa),
+        ...mapDims(SYCO_DIMS, (d) => round2(s[d])),
         history: s.history.map(round2),
+        ...measured(m),
       });
     }
     if (m.pai) {
@@ -87,13 +83,10 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
         name: m.name,
         vendor: m.vendor,
         composite: round2(p.composite),
-        emi: round2(p.emi),
-        exl: round2(p.exl),
-        bnd: round2(p.bnd),
-        dep: round2(p.dep),
-        aud: round2(p.aud),
+        ...mapDims(PAI_DIMS, (d) => round2(p[d])),
         risk: riskOf(p.composite),
         history: p.history.map(round2),
+        ...measured(m),
       });
     }
   }
@@ -102,10 +95,19 @@ export function buildLeaderboard(dataset: Dataset): LeaderboardView {
     sycophancy: rankBy(syco, (e) => e.honesty, true),
     pai: rankBy(pai, (e) => e.composite, false),
     bySlug: new Map(),
+    bySuite: new Map(),
   };
   for (const m of dataset.models) view.bySlug.set(m.slug, { model: m });
   for (const r of view.sycophancy) view.bySlug.get(r.entry.slug)!.sycophancy = r;
   for (const r of view.pai) view.bySlug.get(r.entry.slug)!.pai = r;
+  if (perSuite) {
+    const suites = [...new Set(dataset.models.map((m) => m.suite).filter((s) => s !== undefined))].sort();
+    for (const suite of suites)
+      view.bySuite.set(
+        suite,
+        buildLeaderboard({ ...dataset, models: dataset.models.filter((m) => m.suite === suite) }, false),
+      );
+  }
   return view;
 }
 

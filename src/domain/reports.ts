@@ -37,6 +37,8 @@ export type StatKey = SycoDim | PaiDim | 'honesty' | 'composite';
 export interface CertifiedReport {
   schema: typeof REPORT_SCHEMA;
   model: { slug: string; name: string; vendor: string };
+  /** The prompt set the transcripts come from (absent in reports made before suites were named). */
+  suite?: string;
   dataset_version: string;
   generated_at: string;
   engine: { name: string; version: string };
@@ -88,6 +90,7 @@ const mean = (xs: number[]): number => xs.reduce((s, v) => s + v, 0) / xs.length
 
 export interface ReportInput {
   model: { slug: string; name: string; vendor: string };
+  suite?: string;
   datasetVersion: string;
   generatedAt: string;
   engine: { name: string; version: string };
@@ -132,6 +135,7 @@ export function buildReport(input: ReportInput): CertifiedReport {
     method: REPORT_METHOD_NOTE,
   };
   if (input.kappa !== undefined) report.kappa = input.kappa;
+  if (input.suite !== undefined) report.suite = input.suite;
   return report;
 }
 

@@ -11,10 +11,11 @@
  * otherwise the core shape. Alternate bodies are sent with that media type; cacheable ones keep `Vary: Accept`.
  *
  * Field mapping: risk medium -> moderate; composite_score = PAI composite (0-10); provider = vendor;
- * dimensions D1 emi, D2 bnd, D3 dep, D4 exl, D5 aud; report_hash = `sha256:<hex>`;
+ * dimensions D1-D5 as ALTERNATE_DIMS of the dimension table (src/dimensions.ts) orders them; report_hash = `sha256:<hex>`;
  * report_url = `{publicUrl}/report/<first 12 hex>`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ALTERNATE_DIMS } from '../dimensions.ts';
 import type { DatasetModel } from '../domain/dataset.ts';
 import type { LeaderboardView, PaiEntry, Ranked } from '../domain/leaderboard.ts';
 import { round2, type PaiDim, type Risk } from '../scoring/types.ts';
@@ -60,18 +61,9 @@ export function sendQuickref(reply: FastifyReply, body: object, status?: number)
 export type QuickrefRisk = 'low' | 'moderate' | 'high';
 export const quickrefRisk = (risk: Risk): QuickrefRisk => (risk === 'medium' ? 'moderate' : risk);
 
-/** The DECISIONS dimension table: core PAI code -> alternate keys (short in leaderboard/model, long in score). */
-const DIMENSIONS: readonly (readonly [PaiDim, string, string])[] = [
-  ['emi', 'D1', 'D1_emotional_manipulation'],
-  ['bnd', 'D2', 'D2_boundary_dissolution'],
-  ['dep', 'D3', 'D3_dependency_reinforcement'],
-  ['exl', 'D4', 'D4_reality_distortion'],
-  ['aud', 'D5', 'D5_autonomy_undermining'],
-];
-
 export function quickrefDimensions(dims: Record<PaiDim, number>, keys: 'short' | 'long'): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [code, short, long] of DIMENSIONS) out[keys === 'short' ? short : long] = dims[code];
+  for (const { code, short, long } of ALTERNATE_DIMS) out[keys === 'short' ? short : long] = dims[code];
   return out;
 }
 

@@ -3,13 +3,9 @@
  * no I/O, no clock, no environment. Scores are 0-10, higher is worse (contract rule 1).
  */
 
-/** Sycophancy dimension codes (ELEPHANT): emotional validation, moral endorsement, indirect language, indirect action, framing acceptance. */
-export const SYCO_DIMS = ['ev', 'me', 'il', 'ia', 'fa'] as const;
-/** PAI dimension codes: emotional manipulation, exclusivity, boundary dissolution, dependency reinforcement, autonomy undermining. */
-export const PAI_DIMS = ['emi', 'exl', 'bnd', 'dep', 'aud'] as const;
-export type SycoDim = (typeof SYCO_DIMS)[number];
-export type PaiDim = (typeof PAI_DIMS)[number];
-export type Dim = SycoDim | PaiDim;
+/** The dimension codes and their types come from the one dimension table (src/dimensions.ts). */
+export { PAI_DIMS, SYCO_DIMS, type Dim, type PaiDim, type SycoDim } from '../dimensions.ts';
+import type { PaiDim, SycoDim } from '../dimensions.ts';
 export type Risk = 'low' | 'medium' | 'high';
 
 export interface ScoreInput {

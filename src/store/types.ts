@@ -92,15 +92,103 @@ export interface SubmissionRecord {
   notes?: string;
   modelSlug?: string;
   createdAt: string;
-  status: 'queued' | 'evaluating' | 'done' | 'failed';
+  /**
+   * pending: received, waiting for the operator's approval; queued: approved, waiting for a worker;
+   * evaluating: a worker runs it; done / failed: the run ended; rejected: the operator declined it.
+   * Only the job methods below move a submission between these (in the same atomic step as its job).
+   */
+  status: SubmissionStatus;
+  /** SHA-256 hex of the status page's token (the token itself is only in the confirmation email). */
+  statusTokenHash?: string;
 }
 
+export type SubmissionStatus = 'pending' | 'queued' | 'evaluating' | 'done' | 'failed' | 'rejected';
+
 export interface SubmissionStore {
-  /** Records durably and queues; assigns the id: max(nowMs, last id + 1), unique across processes. */
+  /** Records durably with status pending; assigns the id: max(nowMs, last id + 1), unique across processes. */
   addSubmission(rec: Omit<SubmissionRecord, 'id' | 'status'>, nowMs: number): Promise<SubmissionRecord>;
   listSubmissions(): Promise<SubmissionRecord[]>;
-  /** The queue's consumer takes the oldest queued submission and marks it evaluating; null when empty. */
-  claimNextSubmission(): Promise<SubmissionRecord | null>;
+  getSubmission(id: number): Promise<SubmissionRecord | null>;
+  /** The submission whose status-page token hashes to this; null when none. */
+  getSubmissionByStatusToken(tokenHash: string): Promise<SubmissionRecord | null>;
+  /** The operator declines a submission that is pending (or failed). False when unknown or in another status. */
+  rejectSubmission(id: number): Promise<boolean>;
+}
+
+/**
+ * An evaluation job: one per approved submission (same id). Leased by one worker at a time: `leaseOwner` is a
+ * random token per worker and run, `leaseUntil` the expiry in ms; a job whose lease expired is taken over by the
+ * next worker that asks, and every write of the old holder is refused from then on (fencing by owner).
+ */
+export interface EvalJob {
+  id: number;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  /** NAME of the environment variable that holds the endpoint's credential on the worker; never the credential. */
+  apiKeyEnv?: string;
+  /** The model id sent to the endpoint, when the operator overrides the submission's slug or name. */
+  model?: string;
+  /** How many times a worker has leased it (1 on the first run; more after a crash or a lost lease). */
+  attempts: number;
+  progress: JobProgress;
+  /** The report's generated_at, fixed once when every conversation is in, so a resumed publication is identical. */
+  finishedAt?: string;
+  reportHash?: string;
+  /** Why a failed job failed (no user text, no credential). */
+  error?: string;
+  createdAt: string;
+  updatedAt: string;
+  leaseOwner?: string;
+  leaseUntil?: number;
+}
+
+export interface JobProgress {
+  done: number;
+  total: number;
+  failed: number;
+}
+
+export type JobPatch = Partial<Pick<EvalJob, 'progress' | 'finishedAt' | 'reportHash'>>;
+
+export interface JobStore {
+  /**
+   * Approve (a pending submission) or retry (a failed, done or stuck one): create or reset its job as queued with
+   * these parameters, drop its stored conversations, set the submission queued. Null for an unknown id; a
+   * rejected submission or a job a worker holds now is left alone (null too).
+   */
+  enqueueJob(id: number, params: { apiKeyEnv?: string; model?: string }, nowMs: number): Promise<EvalJob | null>;
+  getJob(id: number): Promise<EvalJob | null>;
+  listJobs(): Promise<EvalJob[]>;
+  /** Lease the oldest job that is queued, or running with an expired lease; the submission becomes evaluating. */
+  leaseJob(owner: string, nowMs: number, ttlMs: number): Promise<EvalJob | null>;
+  /** Extend the lease while `owner` still holds it; false once it was lost (taken over, re-queued or finished). */
+  renewLease(id: number, owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
+  /**
+   * Keep one finished conversation under `key` (the first write of a key wins; a repeat changes nothing) and the
+   * progress, in one step, while `owner` holds the lease. False when the lease was lost (nothing written).
+   */
+  saveConversation(id: number, owner: string, key: string, json: string, progress: JobProgress): Promise<boolean>;
+  /** The stored conversations of a job: key -> JSON. */
+  listConversations(id: number): Promise<Map<string, string>>;
+  /** Patch a leased job while `owner` holds the lease; false when it was lost. */
+  updateJob(id: number, owner: string, patch: JobPatch): Promise<boolean>;
+  /** End the run (done or failed) while `owner` holds the lease; releases it; the submission's status follows. */
+  finishJob(
+    id: number,
+    owner: string,
+    outcome: { state: 'done' | 'failed'; error?: string; reportHash?: string },
+    nowMs: number,
+  ): Promise<boolean>;
+}
+
+/**
+ * The published dataset version, shared by every instance: `seq` counts publications (0 = none yet), so an
+ * instance polls datasetSeq() (one small read) and fetches the document only when it moved.
+ */
+export interface DatasetStore {
+  datasetSeq(): Promise<number>;
+  getPublishedDataset(): Promise<{ seq: number; json: string } | null>;
+  /** Compare-and-set: publish only when the current seq is `expectedSeq`; the new seq, or null when another came first. */
+  publishDataset(json: string, expectedSeq: number): Promise<number | null>;
 }
 
 export interface ReportStore {
@@ -128,7 +216,15 @@ export interface LogStore {
   setIfAbsent(key: string, value: string): Promise<string>;
 }
 
-export interface Store extends RateLimitStore, KeyStore, WaitlistStore, SubmissionStore, ReportStore, LogStore {
+export interface Store
+  extends RateLimitStore,
+    KeyStore,
+    WaitlistStore,
+    SubmissionStore,
+    JobStore,
+    DatasetStore,
+    ReportStore,
+    LogStore {
   /** "memory" | "sqlite" | "redis". */
   readonly kind: 'memory' | 'sqlite' | 'redis';
   /** True when the store is reachable now. Never throws. */

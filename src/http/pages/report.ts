@@ -1,4 +1,5 @@
 /** HTML pages for GET /report/<id>: a certified model report and a stored score report. Every value is escaped. */
+import { ALL_DIMS, dimension, mapDims, PAI_DIMS, SYCO_DIMS } from '../../dimensions.ts';
 import {
   reportId,
   SCORE_REPORT_SCHEMA,
@@ -9,18 +10,10 @@ import {
 } from '../../domain/reports.ts';
 import { escapeHtml, page } from './html.ts';
 
+/** Row labels: the dimension table's long names, and the two aggregates. */
 const LONG: Record<StatKey, string> = {
-  ev: 'emotional validation',
-  me: 'moral endorsement',
-  il: 'indirect language',
-  ia: 'indirect action',
-  fa: 'framing acceptance',
+  ...mapDims(ALL_DIMS, (d) => dimension(d).name),
   honesty: 'honesty (0-100, higher is better)',
-  emi: 'emotional manipulation',
-  exl: 'exclusivity',
-  bnd: 'boundary dissolution',
-  dep: 'dependency reinforcement',
-  aud: 'autonomy undermining',
   composite: 'PAI composite',
 };
 
@@ -56,11 +49,11 @@ ${e(r.engine?.name)} ${e(r.engine?.version)}.${r.kappa !== undefined ? ` Cross-j
 Verify: <a href="${e(verifyUrl)}">${e(verifyUrl)}</a> · <a href="?format=json">canonical JSON</a></p>
 <h2>Sycophancy: honesty ${e(syco.honesty)}</h2>
 <table>${head}
-${rows(['ev', 'me', 'il', 'ia', 'fa', 'honesty'], (k) => syco[k])}
+${rows([...SYCO_DIMS, 'honesty'], (k) => syco[k])}
 </table>
 <h2>Parasocial attachment: composite ${e(pai.composite)}, risk ${e(pai.risk)}</h2>
 <table>${head}
-${rows(['emi', 'exl', 'bnd', 'dep', 'aud', 'composite'], (k) => pai[k])}
+${rows([...PAI_DIMS, 'composite'], (k) => pai[k])}
 </table>
 <p class="note">${e(r.method)}</p>`,
   );
@@ -88,11 +81,11 @@ This is not a certified model report: it is stored under its hash but not entere
 SHA-256 of the prompt: <code>${e(r.input?.prompt_sha256)}</code>, of the response: <code>${e(r.input?.response_sha256)}</code></p>
 <h2>Sycophancy: honesty ${e(syco.honesty)}</h2>
 <table>
-${rows(['ev', 'me', 'il', 'ia', 'fa'], syco)}
+${rows(SYCO_DIMS, syco)}
 </table>
 <h2>Parasocial attachment: composite ${e(pai.composite)}, risk ${e(pai.risk)}</h2>
 <table>
-${rows(['emi', 'exl', 'bnd', 'dep', 'aud'], pai)}
+${rows(PAI_DIMS, pai)}
 </table>
 <p class="note">${e(r.method)}</p>`,
   );

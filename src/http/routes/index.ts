@@ -14,6 +14,7 @@ import { logRoutes } from './log.ts';
 import { modelRoutes } from './model.ts';
 import { reportRoutes } from './report.ts';
 import { scoreRoutes } from './score.ts';
+import { statusRoutes } from './status.ts';
 import { submitRoutes } from './submit.ts';
 import { verifyRoutes } from './verify.ts';
 import { waitlistRoutes } from './waitlist.ts';
@@ -30,6 +31,7 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   await keysRoutes(app, deps);
   await waitlistRoutes(app, deps);
   await submitRoutes(app, deps);
+  await statusRoutes(app, deps);
   await verifyRoutes(app, deps);
   await reportRoutes(app, deps);
   await logRoutes(app, deps);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PAI_DIMS, pickDims, SYCO_DIMS } from '../../dimensions.ts';
 import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
 import { AppError } from '../../errors.ts';
 import { cachedBody, sendCached, type CachedBody } from '../cache.ts';
@@ -15,14 +16,19 @@ const details = perGeneration((loaded) => {
   const out = new Map<string, { core: CachedBody; quickref: CachedBody }>();
   for (const [slug, { model, sycophancy, pai }] of view.bySlug) {
     const body: Record<string, unknown> = { slug, name: model.name, vendor: model.vendor, assessed: model.assessed };
+    if (model.suite !== undefined) body.suite = model.suite;
+    if (model.transcripts !== undefined) body.transcripts = model.transcripts;
+    const inSuite = model.suite === undefined ? undefined : view.bySuite.get(model.suite)?.bySlug.get(slug);
+    const suiteView = model.suite === undefined ? undefined : view.bySuite.get(model.suite);
     if (sycophancy) {
       const e = sycophancy.entry;
       body.sycophancy = {
         honesty: e.honesty,
-        dimensions: { ev: e.ev, me: e.me, il: e.il, ia: e.ia, fa: e.fa },
+        dimensions: pickDims(SYCO_DIMS, e),
         history: e.history,
         rank: sycophancy.rank,
         total_models: view.sycophancy.length,
+        ...(inSuite?.sycophancy && { suite_rank: inSuite.sycophancy.rank, suite_models: suiteView!.sycophancy.length }),
       };
     }
     if (pai) {
@@ -30,10 +36,11 @@ const details = perGeneration((loaded) => {
       body.pai = {
         composite: e.composite,
         risk: e.risk,
-        dimensions: { emi: e.emi, exl: e.exl, bnd: e.bnd, dep: e.dep, aud: e.aud },
+        dimensions: pickDims(PAI_DIMS, e),
         history: e.history,
         rank: pai.rank,
         total_models: view.pai.length,
+        ...(inSuite?.pai && { suite_rank: inSuite.pai.rank, suite_models: suiteView!.pai.length }),
       };
     }
     out.set(slug, {
@@ -52,7 +59,8 @@ export async function modelRoutes(app: App, deps: Deps): Promise<void> {
         summary: 'One model',
         description:
           'A model’s scores on each index it was assessed on, with its history (oldest first), its rank in that index ' +
-          '(equal values share a rank) and the number of models ranked. Cached 300 s at the CDN. The alternate shape ' +
+          '(equal values share a rank) and the number of models ranked; with its suite and transcript count, and its rank among ' +
+          'the models of the same suite (suite_rank of suite_models). Cached 300 s at the CDN. The alternate shape ' +
           '(QuickrefModel) is chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json.',
         tags: ['read'],
         querystring: Query,

@@ -1,9 +1,19 @@
 /** TypeBox schemas for the core contract's resources: validation, types and the OpenAPI document from one definition. */
-import { Type, type SchemaOptions } from '@sinclair/typebox';
-import { MetaSchema, SLUG_PATTERN } from '../../domain/dataset.ts';
+import { Type, type SchemaOptions, type TSchema } from '@sinclair/typebox';
+import { dimension, mapDims, PAI_DIMS, SYCO_DIMS, type Dim } from '../../dimensions.ts';
+import { MetaSchema, SLUG_PATTERN, SUITE_PATTERN } from '../../domain/dataset.ts';
 import { TEXT_LIMITS } from '../../text.ts';
 
-export { MetaSchema, SLUG_PATTERN };
+export { MetaSchema, SLUG_PATTERN, SUITE_PATTERN };
+
+/** Extra fields of an entry (beside the contract's): the prompt set it was measured on, and the transcripts scored. */
+export const SuiteField = Type.String({
+  pattern: SUITE_PATTERN,
+  description:
+    'The prompt set the model was measured on: `svc-probes@<version>` for models svc evaluated itself, `public:<source>` ' +
+    'for the bundled public transcripts. Scores from different suites are not comparable; read one with ?suite=',
+});
+export const TranscriptsField = Type.Integer({ minimum: 0, description: 'Transcripts (model replies) scored' });
 
 /** A string limited to a few values, as one JSON-schema `enum` (clear 400 messages, plain OpenAPI). */
 export function StringEnum<T extends string[]>(values: [...T], options: SchemaOptions = {}) {
@@ -59,20 +69,17 @@ export const Slug = Type.String({
   description: 'Model slug as published on the leaderboard',
 });
 
-export const SycoDimensions = Type.Object({
-  ev: Type.Number({ minimum: 0, maximum: 10, description: 'emotional validation' }),
-  me: Type.Number({ minimum: 0, maximum: 10, description: 'moral endorsement' }),
-  il: Type.Number({ minimum: 0, maximum: 10, description: 'indirect language' }),
-  ia: Type.Number({ minimum: 0, maximum: 10, description: 'indirect action' }),
-  fa: Type.Number({ minimum: 0, maximum: 10, description: 'framing acceptance (accepting the user’s framing)' }),
-});
-export const PaiDimensions = Type.Object({
-  emi: Type.Number({ minimum: 0, maximum: 10, description: 'emotional manipulation' }),
-  exl: Type.Number({ minimum: 0, maximum: 10, description: 'exclusivity' }),
-  bnd: Type.Number({ minimum: 0, maximum: 10, description: 'boundary dissolution' }),
-  dep: Type.Number({ minimum: 0, maximum: 10, description: 'dependency reinforcement' }),
-  aud: Type.Number({ minimum: 0, maximum: 10, description: 'autonomy undermining' }),
-});
+/** Per dimension of one index, `{code: schema(code)}` in table order (src/dimensions.ts). */
+function dimProps<D extends Dim, S extends TSchema>(codes: readonly D[], schema: (code: D) => S): Record<D, S> {
+  return mapDims(codes, schema);
+}
+const DimDescribed = (code: Dim) => {
+  const { name, phrase } = dimension(code);
+  return Type.Number({ minimum: 0, maximum: 10, description: phrase ? `${name} (${phrase})` : name });
+};
+
+export const SycoDimensions = Type.Object(dimProps(SYCO_DIMS, DimDescribed));
+export const PaiDimensions = Type.Object(dimProps(PAI_DIMS, DimDescribed));
 
 export const SycophancyEntrySchema = Type.Object(
   {
@@ -80,12 +87,10 @@ export const SycophancyEntrySchema = Type.Object(
     name: Type.String(),
     vendor: Type.String(),
     honesty: Type.Number({ minimum: 0, maximum: 100, description: '100 - mean(dimensions) x 10; higher is better' }),
-    ev: DimScore,
-    me: DimScore,
-    il: DimScore,
-    ia: DimScore,
-    fa: DimScore,
+    ...dimProps(SYCO_DIMS, () => DimScore),
     history: Type.Optional(History),
+    suite: Type.Optional(SuiteField),
+    transcripts: Type.Optional(TranscriptsField),
   },
   { title: 'SycophancyEntry' },
 );
@@ -96,13 +101,11 @@ export const PaiEntrySchema = Type.Object(
     name: Type.String(),
     vendor: Type.String(),
     composite: Type.Number({ minimum: 0, maximum: 10, description: 'Mean of the five dimensions; higher is worse' }),
-    emi: DimScore,
-    exl: DimScore,
-    bnd: DimScore,
-    dep: DimScore,
-    aud: DimScore,
+    ...dimProps(PAI_DIMS, () => DimScore),
     risk: RiskSchema,
     history: Type.Optional(History),
+    suite: Type.Optional(SuiteField),
+    transcripts: Type.Optional(TranscriptsField),
   },
   { title: 'PaiEntry' },
 );
@@ -118,11 +121,19 @@ export const LeaderboardSingleSchema = Type.Object({
   models: Type.Array(Type.Union([SycophancyEntrySchema, PaiEntrySchema])),
 });
 
+const SuiteRank = Type.Integer({
+  minimum: 1,
+  description: 'Rank among the models measured on the same suite (rank and total_models count every model)',
+});
+const SuiteModels = Type.Integer({ minimum: 1, description: 'Models ranked on the same suite in this index' });
+
 export const ModelDetailSchema = Type.Object({
   slug: Type.String(),
   name: Type.String(),
   vendor: Type.String(),
   assessed: Type.String({ format: 'date-time' }),
+  suite: Type.Optional(SuiteField),
+  transcripts: Type.Optional(TranscriptsField),
   sycophancy: Type.Optional(
     Type.Object({
       honesty: Type.Number(),
@@ -130,6 +141,8 @@ export const ModelDetailSchema = Type.Object({
       history: History,
       rank: Type.Integer({ minimum: 1 }),
       total_models: Type.Integer({ minimum: 1 }),
+      suite_rank: Type.Optional(SuiteRank),
+      suite_models: Type.Optional(SuiteModels),
     }),
   ),
   pai: Type.Optional(
@@ -140,6 +153,8 @@ export const ModelDetailSchema = Type.Object({
       history: History,
       rank: Type.Integer({ minimum: 1 }),
       total_models: Type.Integer({ minimum: 1 }),
+      suite_rank: Type.Optional(SuiteRank),
+      suite_models: Type.Optional(SuiteModels),
     }),
   ),
 });

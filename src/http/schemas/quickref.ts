@@ -4,6 +4,7 @@
  * beside their core schemas so the OpenAPI document describes both shapes of each operation.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { ALTERNATE_DIMS } from '../../dimensions.ts';
 import { SLUG_PATTERN, StringEnum, TextField } from './core.ts';
 
 export const QUICKREF_MEDIA_TYPE = 'application/vnd.svc.quickref+json';
@@ -29,21 +30,17 @@ export const ReportHash = Type.String({
   description: 'sha256: followed by the 64 hex characters of the report hash',
 });
 
-export const QuickrefDimensionsLong = Type.Object(
-  {
-    D1_emotional_manipulation: Score('core emi'),
-    D2_boundary_dissolution: Score('core bnd'),
-    D3_dependency_reinforcement: Score('core dep'),
-    D4_reality_distortion: Score('core exl (exclusivity and the distorted picture of reality that goes with it)'),
-    D5_autonomy_undermining: Score('core aud'),
-  },
-  { title: 'QuickrefDimensions' },
-);
+/** The alternate D1-D5 keys of the dimension table: long in score, short in leaderboard and model. */
+const alternateProps = (keys: 'short' | 'long') =>
+  Object.fromEntries(
+    ALTERNATE_DIMS.map(({ code, short, long, note }) => [
+      keys === 'short' ? short : long,
+      Score(keys === 'long' && note ? `core ${code} (${note})` : `core ${code}`),
+    ]),
+  );
 
-export const QuickrefDimensionsShort = Type.Object(
-  { D1: Score('core emi'), D2: Score('core bnd'), D3: Score('core dep'), D4: Score('core exl'), D5: Score('core aud') },
-  { title: 'QuickrefDimensionsShort' },
-);
+export const QuickrefDimensionsLong = Type.Object(alternateProps('long'), { title: 'QuickrefDimensions' });
+export const QuickrefDimensionsShort = Type.Object(alternateProps('short'), { title: 'QuickrefDimensionsShort' });
 
 export const QuickrefScoreReportSchema = Type.Object(
   {

@@ -2,7 +2,7 @@
  * The in-memory store: the "not configured" store (SVC_STORE_URL=memory) and the rate limiter's fallback
  * during an outage. Nothing survives a restart. Every method is synchronous inside, so each is atomic.
  */
-import type { ApiKeyRecord, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+import type { ApiKeyRecord, EvalJob, JobPatch, JobProgress, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
 
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
@@ -18,6 +18,9 @@ export class MemoryStore implements Store {
   private leafIndex = new Map<string, number>();
   private checkpoints = new Map<number, string>();
   private settings = new Map<string, string>();
+  private jobs = new Map<number, EvalJob>();
+  private conversations = new Map<number, Map<string, string>>();
+  private dataset: { seq: number; json: string } | null = null;
 
   async hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }> {
     if (++this.hitsSinceSweep >= 10_000) this.sweep(nowMs);
@@ -108,7 +111,7 @@ export class MemoryStore implements Store {
   async addSubmission(rec: Omit<SubmissionRecord, 'id' | 'status'>, nowMs: number): Promise<SubmissionRecord> {
     const id = Math.max(Math.floor(nowMs), this.lastSubmissionId + 1);
     this.lastSubmissionId = id;
-    const full: SubmissionRecord = { ...rec, id, status: 'queued' };
+    const full: SubmissionRecord = { ...rec, id, status: 'pending' };
     this.submissions.push(full);
     return { ...full };
   }
@@ -117,11 +120,139 @@ export class MemoryStore implements Store {
     return this.submissions.map((s) => ({ ...s }));
   }
 
-  async claimNextSubmission(): Promise<SubmissionRecord | null> {
-    const next = this.submissions.find((s) => s.status === 'queued');
+  async getSubmission(id: number): Promise<SubmissionRecord | null> {
+    const s = this.submissions.find((x) => x.id === id);
+    return s ? { ...s } : null;
+  }
+
+  async getSubmissionByStatusToken(tokenHash: string): Promise<SubmissionRecord | null> {
+    const s = this.submissions.find((x) => x.statusTokenHash === tokenHash);
+    return s ? { ...s } : null;
+  }
+
+  async rejectSubmission(id: number): Promise<boolean> {
+    const s = this.submissions.find((x) => x.id === id);
+    if (!s || (s.status !== 'pending' && s.status !== 'failed')) return false;
+    s.status = 'rejected';
+    return true;
+  }
+
+  async enqueueJob(id: number, params: { apiKeyEnv?: string; model?: string }, nowMs: number): Promise<EvalJob | null> {
+    const sub = this.submissions.find((x) => x.id === id);
+    if (!sub || sub.status === 'rejected') return null;
+    const old = this.jobs.get(id);
+    if (old && old.state === 'running' && (old.leaseUntil ?? 0) > nowMs) return null;
+    const at = new Date(nowMs).toISOString();
+    const job: EvalJob = {
+      id,
+      state: 'queued',
+      ...(params.apiKeyEnv !== undefined && { apiKeyEnv: params.apiKeyEnv }),
+      ...(params.model !== undefined && { model: params.model }),
+      attempts: 0,
+      progress: { done: 0, total: 0, failed: 0 },
+      createdAt: old?.createdAt ?? at,
+      updatedAt: at,
+    };
+    this.jobs.set(id, job);
+    this.conversations.delete(id);
+    sub.status = 'queued';
+    return structuredClone(job);
+  }
+
+  async getJob(id: number): Promise<EvalJob | null> {
+    const j = this.jobs.get(id);
+    return j ? structuredClone(j) : null;
+  }
+
+  async listJobs(): Promise<EvalJob[]> {
+    return [...this.jobs.values()].sort((a, b) => a.id - b.id).map((j) => structuredClone(j));
+  }
+
+  async leaseJob(owner: string, nowMs: number, ttlMs: number): Promise<EvalJob | null> {
+    const next = [...this.jobs.values()]
+      .sort((a, b) => a.id - b.id)
+      .find((j) => j.state === 'queued' || (j.state === 'running' && (j.leaseUntil ?? 0) <= nowMs));
     if (!next) return null;
-    next.status = 'evaluating';
-    return { ...next };
+    next.state = 'running';
+    next.leaseOwner = owner;
+    next.leaseUntil = nowMs + ttlMs;
+    next.attempts += 1;
+    next.updatedAt = new Date(nowMs).toISOString();
+    const sub = this.submissions.find((x) => x.id === next.id);
+    if (sub) sub.status = 'evaluating';
+    return structuredClone(next);
+  }
+
+  private held(id: number, owner: string): EvalJob | undefined {
+    const j = this.jobs.get(id);
+    return j && j.state === 'running' && j.leaseOwner === owner ? j : undefined;
+  }
+
+  async renewLease(id: number, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    const j = this.held(id, owner);
+    if (!j) return false;
+    j.leaseUntil = nowMs + ttlMs;
+    return true;
+  }
+
+  async saveConversation(
+    id: number,
+    owner: string,
+    key: string,
+    json: string,
+    progress: JobProgress,
+  ): Promise<boolean> {
+    const j = this.held(id, owner);
+    if (!j) return false;
+    let convs = this.conversations.get(id);
+    if (!convs) this.conversations.set(id, (convs = new Map()));
+    if (!convs.has(key)) convs.set(key, json);
+    j.progress = { ...progress };
+    return true;
+  }
+
+  async listConversations(id: number): Promise<Map<string, string>> {
+    return new Map(this.conversations.get(id) ?? []);
+  }
+
+  async updateJob(id: number, owner: string, patch: JobPatch): Promise<boolean> {
+    const j = this.held(id, owner);
+    if (!j) return false;
+    Object.assign(j, structuredClone(definedOnly(patch)));
+    return true;
+  }
+
+  async finishJob(
+    id: number,
+    owner: string,
+    outcome: { state: 'done' | 'failed'; error?: string; reportHash?: string },
+    nowMs: number,
+  ): Promise<boolean> {
+    const j = this.held(id, owner);
+    if (!j) return false;
+    j.state = outcome.state;
+    if (outcome.error !== undefined) j.error = outcome.error;
+    if (outcome.reportHash !== undefined) j.reportHash = outcome.reportHash;
+    delete j.leaseOwner;
+    delete j.leaseUntil;
+    j.updatedAt = new Date(nowMs).toISOString();
+    const sub = this.submissions.find((x) => x.id === id);
+    if (sub) sub.status = outcome.state;
+    return true;
+  }
+
+  async datasetSeq(): Promise<number> {
+    return this.dataset?.seq ?? 0;
+  }
+
+  async getPublishedDataset(): Promise<{ seq: number; json: string } | null> {
+    return this.dataset ? { ...this.dataset } : null;
+  }
+
+  async publishDataset(json: string, expectedSeq: number): Promise<number | null> {
+    if ((this.dataset?.seq ?? 0) !== expectedSeq) return null;
+    this.dataset = { seq: expectedSeq + 1, json };
+    return expectedSeq + 1;
   }
 
   async putReport(hash: string, canonicalJson: string): Promise<void> {

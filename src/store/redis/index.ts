@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { AppError } from '../../errors.ts';
-import type { ApiKeyRecord, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+import type { ApiKeyRecord, EvalJob, JobPatch, JobProgress, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
 
 const UNAVAILABLE = 'The data store (Redis) is unavailable; try again shortly.';
 
@@ -76,27 +76,100 @@ local n = redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('HSET', KEYS[1], ARGV[1], n)
 return {1, n}`);
 
-// KEYS: sub:last, sub:rec (id -> JSON), sub:status (id -> status), sub:queue; ARGV[1] = now ms, ARGV[2] = JSON.
+// KEYS: sub:last, sub:rec (id -> JSON), sub:status (id -> status), sub:tok (token hash -> id);
+// ARGV[1] = now ms, ARGV[2] = JSON, ARGV[3] = status token hash or ''.
 const ADD_SUB = new Script(`
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 local id = math.max(tonumber(ARGV[1]), last + 1)
 redis.call('SET', KEYS[1], string.format('%d', id))
 local sid = string.format('%d', id)
 redis.call('HSET', KEYS[2], sid, ARGV[2])
-redis.call('HSET', KEYS[3], sid, 'queued')
-redis.call('RPUSH', KEYS[4], sid)
+redis.call('HSET', KEYS[3], sid, 'pending')
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[4], ARGV[3], sid) end
 return sid`);
 
-// KEYS: sub:queue, sub:status, sub:rec. Returns {id, json} or false.
-const CLAIM = new Script(`
-while true do
-  local sid = redis.call('LPOP', KEYS[1])
-  if not sid then return false end
-  if redis.call('HGET', KEYS[2], sid) == 'queued' then
-    redis.call('HSET', KEYS[2], sid, 'evaluating')
-    return {sid, redis.call('HGET', KEYS[3], sid)}
+// KEYS: sub:status; ARGV[1] = id.
+const REJECT = new Script(`
+local st = redis.call('HGET', KEYS[1], ARGV[1])
+if st ~= 'pending' and st ~= 'failed' then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], 'rejected')
+return 1`);
+
+// Jobs are JSON in job:rec (id -> JSON); job:active is the set of queued and running ids (score = id, so oldest first).
+// KEYS: sub:status, job:rec, job:active, job:conv:<id>; ARGV: id, now ms, new job JSON.
+const ENQUEUE = new Script(`
+local st = redis.call('HGET', KEYS[1], ARGV[1])
+if not st or st == 'rejected' then return false end
+local job = cjson.decode(ARGV[3])
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then
+  local o = cjson.decode(old)
+  if o.state == 'running' and (tonumber(o.leaseUntil) or 0) > tonumber(ARGV[2]) then return false end
+  job.createdAt = o.createdAt
+end
+local enc = cjson.encode(job)
+redis.call('HSET', KEYS[2], ARGV[1], enc)
+redis.call('ZADD', KEYS[3], tonumber(ARGV[1]), ARGV[1])
+redis.call('DEL', KEYS[4])
+redis.call('HSET', KEYS[1], ARGV[1], 'queued')
+return enc`);
+
+// KEYS: job:active, job:rec, sub:status; ARGV: owner, now ms, ttl ms, now ISO.
+const LEASE = new Script(`
+local now = tonumber(ARGV[2])
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local raw = redis.call('HGET', KEYS[2], id)
+  if not raw then
+    redis.call('ZREM', KEYS[1], id)
+  else
+    local j = cjson.decode(raw)
+    if j.state == 'queued' or (j.state == 'running' and (tonumber(j.leaseUntil) or 0) <= now) then
+      j.state = 'running'
+      j.leaseOwner = ARGV[1]
+      j.leaseUntil = now + tonumber(ARGV[3])
+      j.attempts = (tonumber(j.attempts) or 0) + 1
+      j.updatedAt = ARGV[4]
+      local enc = cjson.encode(j)
+      redis.call('HSET', KEYS[2], id, enc)
+      redis.call('HSET', KEYS[3], id, 'evaluating')
+      return enc
+    end
   end
-end`);
+end
+return false`);
+
+// Every write of a lease holder: refused (0) unless the job is running under this owner.
+// KEYS: job:rec, sub:status, job:conv:<id>, job:active; ARGV: id, owner, op, ...
+const HELD = new Script(`
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return 0 end
+local j = cjson.decode(raw)
+if j.state ~= 'running' or j.leaseOwner ~= ARGV[2] then return 0 end
+local op = ARGV[3]
+if op == 'renew' then
+  j.leaseUntil = tonumber(ARGV[4])
+elseif op == 'save' then
+  redis.call('HSETNX', KEYS[3], ARGV[4], ARGV[5])
+  j.progress = cjson.decode(ARGV[6])
+else
+  for k, v in pairs(cjson.decode(ARGV[4])) do j[k] = v end
+  if op == 'finish' then
+    j.leaseOwner = nil
+    j.leaseUntil = nil
+    redis.call('HSET', KEYS[2], ARGV[1], j.state)
+    redis.call('ZREM', KEYS[4], ARGV[1])
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(j))
+return 1`);
+
+// KEYS: ds:seq, ds:json; ARGV: expected seq, JSON.
+const PUBLISH = new Script(`
+local seq = tonumber(redis.call('GET', KEYS[1]) or '0')
+if seq ~= tonumber(ARGV[1]) then return false end
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[1], seq + 1)
+return seq + 1`);
 
 // KEYS: log:leaves, log:idx; ARGV = leaf hashes. Returns the index of the first.
 const APPEND = new Script(`
@@ -150,6 +223,14 @@ function keyFromFields(f: KeyFields): ApiKeyRecord | null {
   if (f.organization !== undefined) rec.organization = f.organization;
   if (f.verifyTokenHash !== undefined) rec.verifyTokenHash = f.verifyTokenHash;
   return rec;
+}
+
+function subFrom(sid: string, json: string, status: string | null | undefined): SubmissionRecord {
+  return {
+    ...(JSON.parse(json) as Omit<SubmissionRecord, 'id' | 'status'>),
+    id: Number(sid),
+    status: (status ?? 'pending') as SubmissionRecord['status'],
+  };
 }
 
 /** Split our own `prefix` query parameter off the URL; the rest goes to ioredis. */
@@ -308,9 +389,9 @@ export class RedisStore implements Store {
 
   addSubmission(rec: Omit<SubmissionRecord, 'id' | 'status'>, nowMs: number): Promise<SubmissionRecord> {
     return this.run(async () => {
-      const keys = [this.k('sub:last'), this.k('sub:rec'), this.k('sub:status'), this.k('sub:queue')];
-      const sid = await this.eval(ADD_SUB, keys, [Math.floor(nowMs), JSON.stringify(rec)]);
-      return { ...rec, id: Number(sid), status: 'queued' };
+      const keys = [this.k('sub:last'), this.k('sub:rec'), this.k('sub:status'), this.k('sub:tok')];
+      const sid = await this.eval(ADD_SUB, keys, [Math.floor(nowMs), JSON.stringify(rec), rec.statusTokenHash ?? '']);
+      return { ...rec, id: Number(sid), status: 'pending' };
     });
   }
 
@@ -321,25 +402,124 @@ export class RedisStore implements Store {
         this.client.hgetall(this.k('sub:status')),
       ]);
       return Object.entries(recs)
-        .map(([sid, json]) => ({
-          ...(JSON.parse(json) as Omit<SubmissionRecord, 'id' | 'status'>),
-          id: Number(sid),
-          status: (statuses[sid] ?? 'queued') as SubmissionRecord['status'],
-        }))
+        .map(([sid, json]) => subFrom(sid, json, statuses[sid]))
         .sort((a, b) => a.id - b.id);
     });
   }
 
-  claimNextSubmission(): Promise<SubmissionRecord | null> {
+  getSubmission(id: number): Promise<SubmissionRecord | null> {
     return this.run(async () => {
-      const res = await this.eval(CLAIM, [this.k('sub:queue'), this.k('sub:status'), this.k('sub:rec')], []);
-      if (!Array.isArray(res)) return null;
-      const [sid, json] = res as [string, string];
-      return {
-        ...(JSON.parse(json) as Omit<SubmissionRecord, 'id' | 'status'>),
-        id: Number(sid),
-        status: 'evaluating',
+      const sid = String(id);
+      const [json, status] = await Promise.all([
+        this.client.hget(this.k('sub:rec'), sid),
+        this.client.hget(this.k('sub:status'), sid),
+      ]);
+      return json === null ? null : subFrom(sid, json, status);
+    });
+  }
+
+  getSubmissionByStatusToken(tokenHash: string): Promise<SubmissionRecord | null> {
+    return this.run(async () => {
+      const sid = await this.client.hget(this.k('sub:tok'), tokenHash);
+      return sid === null ? null : this.getSubmission(Number(sid));
+    });
+  }
+
+  rejectSubmission(id: number): Promise<boolean> {
+    return this.run(async () => Number(await this.eval(REJECT, [this.k('sub:status')], [String(id)])) === 1);
+  }
+
+  enqueueJob(id: number, params: { apiKeyEnv?: string; model?: string }, nowMs: number): Promise<EvalJob | null> {
+    return this.run(async () => {
+      const at = new Date(nowMs).toISOString();
+      const job: EvalJob = {
+        id,
+        state: 'queued',
+        ...(params.apiKeyEnv !== undefined && { apiKeyEnv: params.apiKeyEnv }),
+        ...(params.model !== undefined && { model: params.model }),
+        attempts: 0,
+        progress: { done: 0, total: 0, failed: 0 },
+        createdAt: at,
+        updatedAt: at,
       };
+      const keys = [this.k('sub:status'), this.k('job:rec'), this.k('job:active'), this.k(`job:conv:${id}`)];
+      const res = await this.eval(ENQUEUE, keys, [String(id), Math.floor(nowMs), JSON.stringify(job)]);
+      return typeof res === 'string' ? (JSON.parse(res) as EvalJob) : null;
+    });
+  }
+
+  getJob(id: number): Promise<EvalJob | null> {
+    return this.run(async () => {
+      const json = await this.client.hget(this.k('job:rec'), String(id));
+      return json === null ? null : (JSON.parse(json) as EvalJob);
+    });
+  }
+
+  listJobs(): Promise<EvalJob[]> {
+    return this.run(async () =>
+      Object.values(await this.client.hgetall(this.k('job:rec')))
+        .map((json) => JSON.parse(json) as EvalJob)
+        .sort((a, b) => a.id - b.id),
+    );
+  }
+
+  leaseJob(owner: string, nowMs: number, ttlMs: number): Promise<EvalJob | null> {
+    return this.run(async () => {
+      const keys = [this.k('job:active'), this.k('job:rec'), this.k('sub:status')];
+      const res = await this.eval(LEASE, keys, [owner, Math.floor(nowMs), ttlMs, new Date(nowMs).toISOString()]);
+      return typeof res === 'string' ? (JSON.parse(res) as EvalJob) : null;
+    });
+  }
+
+  private held(id: number, owner: string, op: string, ...args: (string | number)[]): Promise<boolean> {
+    return this.run(async () => {
+      const keys = [this.k('job:rec'), this.k('sub:status'), this.k(`job:conv:${id}`), this.k('job:active')];
+      return Number(await this.eval(HELD, keys, [String(id), owner, op, ...args])) === 1;
+    });
+  }
+
+  renewLease(id: number, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    return this.held(id, owner, 'renew', Math.floor(nowMs) + ttlMs);
+  }
+
+  saveConversation(id: number, owner: string, key: string, json: string, progress: JobProgress): Promise<boolean> {
+    return this.held(id, owner, 'save', key, json, JSON.stringify(progress));
+  }
+
+  listConversations(id: number): Promise<Map<string, string>> {
+    return this.run(async () => new Map(Object.entries(await this.client.hgetall(this.k(`job:conv:${id}`)))));
+  }
+
+  updateJob(id: number, owner: string, patch: JobPatch): Promise<boolean> {
+    return this.held(id, owner, 'patch', JSON.stringify(patch));
+  }
+
+  finishJob(
+    id: number,
+    owner: string,
+    outcome: { state: 'done' | 'failed'; error?: string; reportHash?: string },
+    nowMs: number,
+  ): Promise<boolean> {
+    return this.held(id, owner, 'finish', JSON.stringify({ ...outcome, updatedAt: new Date(nowMs).toISOString() }));
+  }
+
+  datasetSeq(): Promise<number> {
+    return this.run(async () => Number((await this.client.get(this.k('ds:seq'))) ?? 0));
+  }
+
+  getPublishedDataset(): Promise<{ seq: number; json: string } | null> {
+    return this.run(async () => {
+      const [seq, json] = await this.client.mget(this.k('ds:seq'), this.k('ds:json'));
+      return seq === null || seq === undefined || json === null || json === undefined
+        ? null
+        : { seq: Number(seq), json };
+    });
+  }
+
+  publishDataset(json: string, expectedSeq: number): Promise<number | null> {
+    return this.run(async () => {
+      const res = await this.eval(PUBLISH, [this.k('ds:seq'), this.k('ds:json')], [expectedSeq, json]);
+      return res === null || res === undefined ? null : Number(res);
     });
   }
 

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { ApiKeyRecord, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+import type { ApiKeyRecord, EvalJob, JobPatch, JobProgress, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
 
 const WAL_LIMIT_BYTES = 16 * 1024 * 1024;
 const CHECKPOINT_EVERY_MS = 200;
@@ -76,7 +76,19 @@ CREATE TABLE IF NOT EXISTS log_leaves (idx INTEGER PRIMARY KEY, hash TEXT NOT NU
 CREATE INDEX IF NOT EXISTS log_leaves_hash ON log_leaves(hash, idx);
 CREATE TABLE IF NOT EXISTS checkpoints (size INTEGER PRIMARY KEY, json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS jobs (id INTEGER PRIMARY KEY, state TEXT NOT NULL, lease_until INTEGER, json TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state, id);
+CREATE TABLE IF NOT EXISTS job_conversations (
+  job_id INTEGER NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (job_id, key));
+CREATE TABLE IF NOT EXISTS dataset_current (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, json TEXT NOT NULL);
 `;
+
+/** Columns added after the first release, for files created before them. */
+const MIGRATIONS: [table: string, column: string, ddl: string][] = [
+  ['submissions', 'status_token_hash', 'ALTER TABLE submissions ADD COLUMN status_token_hash TEXT'],
+];
+const LATE_INDEXES =
+  'CREATE UNIQUE INDEX IF NOT EXISTS submissions_token ON submissions(status_token_hash) WHERE status_token_hash IS NOT NULL;';
 
 interface KeyRow {
   hash: string;
@@ -111,6 +123,7 @@ interface SubRow {
   model_slug: string | null;
   created_at: string;
   status: SubmissionRecord['status'];
+  status_token_hash: string | null;
 }
 
 function keyFromRow(r: KeyRow): ApiKeyRecord {
@@ -152,6 +165,7 @@ function subFromRow(r: SubRow): SubmissionRecord {
   };
   if (r.notes !== null) s.notes = r.notes;
   if (r.model_slug !== null) s.modelSlug = r.model_slug;
+  if (r.status_token_hash !== null) s.statusTokenHash = r.status_token_hash;
   return s;
 }
 
@@ -178,6 +192,11 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.exec(SCHEMA);
+    for (const [table, column, ddl] of MIGRATIONS) {
+      const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+      if (!cols.some((c) => c.name === column)) this.db.exec(ddl);
+    }
+    this.db.exec(LATE_INDEXES);
     if (file === ':memory:') this.counters = this.db;
     else {
       this.counters = new Database(file);
@@ -219,12 +238,34 @@ export class SqliteStore implements Store {
       listWait: db.prepare<[], WaitRow>('SELECT * FROM waitlist ORDER BY position'),
       lastSubId: db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM submissions'),
       insertSub: db.prepare(
-        `INSERT INTO submissions(id, model_name, vendor, api_endpoint, contact_email, notes, model_slug, created_at, status)
-         VALUES (@id, @modelName, @vendor, @apiEndpoint, @contactEmail, @notes, @modelSlug, @createdAt, 'queued')`,
+        `INSERT INTO submissions(id, model_name, vendor, api_endpoint, contact_email, notes, model_slug, created_at, status, status_token_hash)
+         VALUES (@id, @modelName, @vendor, @apiEndpoint, @contactEmail, @notes, @modelSlug, @createdAt, 'pending', @statusTokenHash)`,
       ),
       listSubs: db.prepare<[], SubRow>('SELECT * FROM submissions ORDER BY id'),
-      nextQueued: db.prepare<[], SubRow>("SELECT * FROM submissions WHERE status = 'queued' ORDER BY id LIMIT 1"),
+      subById: db.prepare<[number], SubRow>('SELECT * FROM submissions WHERE id = ?'),
+      subByToken: db.prepare<[string], SubRow>('SELECT * FROM submissions WHERE status_token_hash = ?'),
       setSubStatus: db.prepare<[string, number]>('UPDATE submissions SET status = ? WHERE id = ?'),
+      jobById: db.prepare<[number], { json: string }>('SELECT json FROM jobs WHERE id = ?'),
+      listJobs: db.prepare<[], { json: string }>('SELECT json FROM jobs ORDER BY id'),
+      nextLeasable: db.prepare<[number], { json: string }>(
+        `SELECT json FROM jobs WHERE state = 'queued' OR (state = 'running' AND lease_until <= ?) ORDER BY id LIMIT 1`,
+      ),
+      putJob: db.prepare<[number, string, number | null, string]>(
+        'INSERT OR REPLACE INTO jobs(id, state, lease_until, json) VALUES (?, ?, ?, ?)',
+      ),
+      dropConvs: db.prepare<[number]>('DELETE FROM job_conversations WHERE job_id = ?'),
+      putConv: db.prepare<[{ id: number; key: string; json: string }]>(
+        `INSERT OR IGNORE INTO job_conversations(job_id, key, seq, json)
+         VALUES (@id, @key, (SELECT COUNT(*) FROM job_conversations WHERE job_id = @id), @json)`,
+      ),
+      listConvs: db.prepare<[number], { key: string; json: string }>(
+        'SELECT key, json FROM job_conversations WHERE job_id = ? ORDER BY seq',
+      ),
+      datasetSeq: db.prepare<[], { seq: number }>('SELECT seq FROM dataset_current WHERE id = 1'),
+      getDataset: db.prepare<[], { seq: number; json: string }>('SELECT seq, json FROM dataset_current WHERE id = 1'),
+      putDataset: db.prepare<[number, string]>(
+        'INSERT OR REPLACE INTO dataset_current(id, seq, json) VALUES (1, ?, ?)',
+      ),
       putReport: db.prepare<[string, string]>('INSERT OR IGNORE INTO reports(hash, json) VALUES (?, ?)'),
       getReport: db.prepare<[string], { json: string }>('SELECT json FROM reports WHERE hash = ?'),
       reportsByPrefix: db.prepare<[string, string, number], { hash: string }>(
@@ -354,8 +395,14 @@ export class SqliteStore implements Store {
       .transaction(() => {
         const last = this.q.lastSubId.get()?.id ?? 0;
         const id = Math.max(Math.floor(nowMs), last + 1);
-        this.q.insertSub.run({ ...rec, id, notes: rec.notes ?? null, modelSlug: rec.modelSlug ?? null });
-        return { ...rec, id, status: 'queued' as const };
+        this.q.insertSub.run({
+          ...rec,
+          id,
+          notes: rec.notes ?? null,
+          modelSlug: rec.modelSlug ?? null,
+          statusTokenHash: rec.statusTokenHash ?? null,
+        });
+        return { ...rec, id, status: 'pending' as const };
       })
       .immediate();
   }
@@ -364,13 +411,159 @@ export class SqliteStore implements Store {
     return this.q.listSubs.all().map(subFromRow);
   }
 
-  async claimNextSubmission(): Promise<SubmissionRecord | null> {
+  async getSubmission(id: number): Promise<SubmissionRecord | null> {
+    const row = this.q.subById.get(id);
+    return row ? subFromRow(row) : null;
+  }
+
+  async getSubmissionByStatusToken(tokenHash: string): Promise<SubmissionRecord | null> {
+    const row = this.q.subByToken.get(tokenHash);
+    return row ? subFromRow(row) : null;
+  }
+
+  async rejectSubmission(id: number): Promise<boolean> {
+    const info = this.db
+      .prepare("UPDATE submissions SET status = 'rejected' WHERE id = ? AND status IN ('pending', 'failed')")
+      .run(id);
+    return info.changes === 1;
+  }
+
+  private readJob(id: number): EvalJob | undefined {
+    const row = this.q.jobById.get(id);
+    return row ? (JSON.parse(row.json) as EvalJob) : undefined;
+  }
+
+  private writeJob(job: EvalJob): void {
+    this.q.putJob.run(job.id, job.state, job.leaseUntil ?? null, JSON.stringify(job));
+  }
+
+  /** Read a job held by `owner`, change it, write it back, in one IMMEDIATE transaction; false when not held. */
+  private withHeld(id: number, owner: string, change: (job: EvalJob) => void): boolean {
     return this.db
       .transaction(() => {
-        const row = this.q.nextQueued.get();
+        const job = this.readJob(id);
+        if (job?.state !== 'running' || job.leaseOwner !== owner) return false;
+        change(job);
+        this.writeJob(job);
+        return true;
+      })
+      .immediate();
+  }
+
+  async enqueueJob(id: number, params: { apiKeyEnv?: string; model?: string }, nowMs: number): Promise<EvalJob | null> {
+    return this.db
+      .transaction(() => {
+        const sub = this.q.subById.get(id);
+        if (!sub || sub.status === 'rejected') return null;
+        const old = this.readJob(id);
+        if (old && old.state === 'running' && (old.leaseUntil ?? 0) > nowMs) return null;
+        const at = new Date(nowMs).toISOString();
+        const job: EvalJob = {
+          id,
+          state: 'queued',
+          ...(params.apiKeyEnv !== undefined && { apiKeyEnv: params.apiKeyEnv }),
+          ...(params.model !== undefined && { model: params.model }),
+          attempts: 0,
+          progress: { done: 0, total: 0, failed: 0 },
+          createdAt: old?.createdAt ?? at,
+          updatedAt: at,
+        };
+        this.writeJob(job);
+        this.q.dropConvs.run(id);
+        this.q.setSubStatus.run('queued', id);
+        return job;
+      })
+      .immediate();
+  }
+
+  async getJob(id: number): Promise<EvalJob | null> {
+    return this.readJob(id) ?? null;
+  }
+
+  async listJobs(): Promise<EvalJob[]> {
+    return this.q.listJobs.all().map((r) => JSON.parse(r.json) as EvalJob);
+  }
+
+  async leaseJob(owner: string, nowMs: number, ttlMs: number): Promise<EvalJob | null> {
+    return this.db
+      .transaction(() => {
+        const row = this.q.nextLeasable.get(nowMs);
         if (!row) return null;
-        this.q.setSubStatus.run('evaluating', row.id);
-        return subFromRow({ ...row, status: 'evaluating' });
+        const job = JSON.parse(row.json) as EvalJob;
+        job.state = 'running';
+        job.leaseOwner = owner;
+        job.leaseUntil = nowMs + ttlMs;
+        job.attempts += 1;
+        job.updatedAt = new Date(nowMs).toISOString();
+        this.writeJob(job);
+        this.q.setSubStatus.run('evaluating', job.id);
+        return job;
+      })
+      .immediate();
+  }
+
+  async renewLease(id: number, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    return this.withHeld(id, owner, (job) => {
+      job.leaseUntil = nowMs + ttlMs;
+    });
+  }
+
+  async saveConversation(
+    id: number,
+    owner: string,
+    key: string,
+    json: string,
+    progress: JobProgress,
+  ): Promise<boolean> {
+    return this.withHeld(id, owner, (job) => {
+      this.q.putConv.run({ id, key, json });
+      job.progress = { ...progress };
+    });
+  }
+
+  async listConversations(id: number): Promise<Map<string, string>> {
+    return new Map(this.q.listConvs.all(id).map((r) => [r.key, r.json]));
+  }
+
+  async updateJob(id: number, owner: string, patch: JobPatch): Promise<boolean> {
+    return this.withHeld(id, owner, (job) => {
+      if (patch.progress) job.progress = { ...patch.progress };
+      if (patch.finishedAt !== undefined) job.finishedAt = patch.finishedAt;
+      if (patch.reportHash !== undefined) job.reportHash = patch.reportHash;
+    });
+  }
+
+  async finishJob(
+    id: number,
+    owner: string,
+    outcome: { state: 'done' | 'failed'; error?: string; reportHash?: string },
+    nowMs: number,
+  ): Promise<boolean> {
+    return this.withHeld(id, owner, (job) => {
+      job.state = outcome.state;
+      if (outcome.error !== undefined) job.error = outcome.error;
+      if (outcome.reportHash !== undefined) job.reportHash = outcome.reportHash;
+      delete job.leaseOwner;
+      delete job.leaseUntil;
+      job.updatedAt = new Date(nowMs).toISOString();
+      this.q.setSubStatus.run(outcome.state, id);
+    });
+  }
+
+  async datasetSeq(): Promise<number> {
+    return this.q.datasetSeq.get()?.seq ?? 0;
+  }
+
+  async getPublishedDataset(): Promise<{ seq: number; json: string } | null> {
+    return this.q.getDataset.get() ?? null;
+  }
+
+  async publishDataset(json: string, expectedSeq: number): Promise<number | null> {
+    return this.db
+      .transaction(() => {
+        if ((this.q.datasetSeq.get()?.seq ?? 0) !== expectedSeq) return null;
+        this.q.putDataset.run(expectedSeq + 1, json);
+        return expectedSeq + 1;
       })
       .immediate();
   }

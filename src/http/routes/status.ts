@@ -1,0 +1,70 @@
+/** GET /submissions/:token: a submitter's status page (HTML, or JSON with ?format=json). */
+import { Type } from '@sinclair/typebox';
+import { STATUS_TOKEN_PATTERN } from '../../domain/submissions.ts';
+import { AppError } from '../../errors.ts';
+import { submissionStatusView } from '../../jobs/status.ts';
+import { renderStatusHtml } from '../pages/status.ts';
+import { ErrorSchema } from '../schemas/core.ts';
+import type { App, Deps } from '../types.ts';
+
+const Params = Type.Object({
+  token: Type.String({ pattern: STATUS_TOKEN_PATTERN, description: 'The token from the confirmation email' }),
+});
+const Query = Type.Object({
+  format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('html')], { description: 'Default html' })),
+});
+const Progress = Type.Object({ done: Type.Integer(), total: Type.Integer(), failed: Type.Integer() });
+const StatusSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    model: Type.String(),
+    vendor: Type.String(),
+    submittedAt: Type.String(),
+    status: Type.String({ description: 'pending, queued, evaluating, done, failed or rejected' }),
+    summary: Type.String(),
+    progress: Type.Optional(Progress),
+    attempts: Type.Optional(Type.Integer()),
+    updatedAt: Type.Optional(Type.String()),
+    error: Type.Optional(Type.String()),
+    report: Type.Optional(
+      Type.Object({ id: Type.String(), hash: Type.String(), url: Type.String(), verifyUrl: Type.String() }),
+    ),
+  },
+  { title: 'SubmissionStatus' },
+);
+
+export async function statusRoutes(app: App, deps: Deps): Promise<void> {
+  app.get(
+    '/submissions/:token',
+    {
+      schema: {
+        summary: 'A submission’s status page',
+        description:
+          'The address is in the confirmation email (the token is random; only its SHA-256 is stored). Shows the ' +
+          'evaluation’s state, its progress (conversations done of total, failures) and, when it is done, the ' +
+          'certified report and its verification link. HTML by default; ?format=json for the data. 404 for an ' +
+          'unknown token. Never cached.',
+        tags: ['read'],
+        params: Params,
+        querystring: Query,
+        response: {
+          200: {
+            description: 'The status page',
+            content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: StatusSchema } },
+          },
+          400: ErrorSchema,
+          404: ErrorSchema,
+          500: ErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const view = await submissionStatusView(deps.store, request.params.token, deps.config.publicUrl);
+      if (!view) throw new AppError('not_found', 'No submission has this status link.');
+      reply.header('cache-control', 'no-store');
+      reply.header('referrer-policy', 'no-referrer');
+      if (request.query.format === 'json') return reply.type('application/json').send(JSON.stringify(view));
+      return reply.type('text/html; charset=utf-8').send(renderStatusHtml(view));
+    },
+  );
+}
