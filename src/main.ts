@@ -17,8 +17,8 @@ import { createMailer } from './domain/email.ts';
 import { createLogger, flushLogs, type Logger } from './logging.ts';
 import { runPrimary } from './cluster.ts';
 import { instrumentStore, shareWithPrimary, startMetricsServer } from './metrics.ts';
-import { certifyWithRetry, listenErrorMessage, Readiness, StartupError } from './startup.ts';
-import { createStore } from './store/index.ts';
+import { checkRedisDurability, certifyWithRetry, listenErrorMessage, Readiness, StartupError } from './startup.ts';
+import { createStore, RedisStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -82,6 +82,7 @@ async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const bundle = readBundle(config);
   const store = instrumentStore(openStore(config));
+  if (store instanceof RedisStore) await checkRedisDurability(store, config.redisDurability, log);
   // The bundled file seeds the store's published versions; only its models newer than the published ones are taken.
   const taken = await withStore(config, 'cannot check the bundled dataset', () => takeBundle(store, bundle));
   log.info({ bundle: taken }, 'bundled dataset checked against the published versions');

@@ -90,3 +90,31 @@ export function listenErrorMessage(err: NodeJS.ErrnoException, host: string, por
       return `cannot listen on ${host}:${port}: ${err.message}`;
   }
 }
+
+/**
+ * Redis must keep what the service acknowledged (a waitlist position, a key, a submission). Checked once at
+ * start: without AOF persistence, SVC_REDIS_DURABILITY=warn (default) logs a warning naming the setting to use,
+ * `require` refuses to start. A server that refuses CONFIG is logged as unchecked.
+ */
+export async function checkRedisDurability(
+  store: { persistence(): Promise<{ durable: boolean | null; detail: string }> },
+  mode: 'warn' | 'require',
+  log: StartLogger,
+): Promise<void> {
+  const p = await store.persistence();
+  const fix = 'set "appendonly yes" and "appendfsync everysec" (or always) in redis.conf, or CONFIG SET them';
+  if (p.durable === true) return;
+  if (p.durable === null) {
+    if (mode === 'require')
+      throw new StartupError(
+        `cannot check Redis persistence (${p.detail}); SVC_REDIS_DURABILITY=require needs it: ${fix}, or set SVC_REDIS_DURABILITY=warn once checked`,
+      );
+    log.warn({ detail: p.detail }, `Redis persistence could not be checked; make sure that ${fix}`);
+    return;
+  }
+  if (mode === 'require') throw new StartupError(`Redis does not persist acknowledged writes (${p.detail}): ${fix}`);
+  log.warn(
+    { detail: p.detail },
+    `Redis does not persist acknowledged writes: a crash loses sign-ups, keys and submissions; ${fix} (SVC_REDIS_DURABILITY=require refuses to start)`,
+  );
+}

@@ -577,6 +577,24 @@ export class RedisStore implements Store {
     return this.run(async () => String(await this.eval(SET_IF_ABSENT, [this.k(`kv:${key}`)], [value])));
   }
 
+  /**
+   * Does the server persist every acknowledged write? Durable means the append-only file is on
+   * (`appendonly yes`) with `appendfsync always` or `everysec` (at most a second of writes lost in a crash).
+   * RDB snapshots alone (`save …`) lose everything since the last snapshot. `durable: null` when the server
+   * refuses CONFIG (managed Redis often does): the operator has to check.
+   */
+  async persistence(): Promise<{ durable: boolean | null; detail: string }> {
+    try {
+      const [, aof] = (await this.client.call('CONFIG', 'GET', 'appendonly')) as [string, string];
+      const [, fsync] = (await this.client.call('CONFIG', 'GET', 'appendfsync')) as [string, string];
+      const [, save] = (await this.client.call('CONFIG', 'GET', 'save')) as [string, string];
+      const durable = aof === 'yes' && (fsync === 'always' || fsync === 'everysec');
+      return { durable, detail: `appendonly=${aof} appendfsync=${fsync} save="${save}"` };
+    } catch (err) {
+      return { durable: null, detail: `CONFIG GET refused: ${(err as Error).message.split('\n')[0]}` };
+    }
+  }
+
   /** True when the server answers PING within 500 ms; never throws. */
   async ping(): Promise<boolean> {
     const status = this.client.status;
