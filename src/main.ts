@@ -13,7 +13,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { readDatasetFile, type Dataset } from './domain/dataset.ts';
 import { openStoreDatasetSource, takeBundle } from './domain/publication.ts';
 import { reportsDirOf } from './domain/reports.ts';
-import { createMailer } from './domain/email.ts';
+import { capPerRecipient, createMailer } from './domain/email.ts';
 import { createLogger, flushLogs, type Logger } from './logging.ts';
 import { runPrimary } from './cluster.ts';
 import { instrumentStore, shareWithPrimary, startMetricsServer } from './metrics.ts';
@@ -89,7 +89,11 @@ async function serve(config: Config): Promise<void> {
   const dataset = await withStore(config, 'cannot read the published dataset', () =>
     openStoreDatasetSource(store, log, { pollMs: config.datasetPollMs }),
   );
-  const mailer = createMailer(config.email, log);
+  const mailer = capPerRecipient(createMailer(config.email, log), store, {
+    perDay: config.mailPerRecipientDay,
+    exempt: config.email.admin,
+    log,
+  });
   const readiness = new Readiness();
   let closing = false;
   const audit = auditLogFor(store, config.signingKey);
