@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AuditIntegrityError } from '../../audit/log.ts';
+import { placeholderBadge } from '../../badge/index.ts';
 import { AppError, type ErrorBody } from '../../errors.ts';
 import type { App } from '../types.ts';
 
@@ -64,6 +65,16 @@ export function sendError(
 
 export function registerErrorHandler(app: App): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // Badges are images wherever they are embedded: any refusal on a badge path (a bad bearer key's 401, a 429)
+    // is a placeholder SVG with the status, never JSON.
+    if (err instanceof AppError && request.url.startsWith('/api/badge')) {
+      for (const [k, v] of Object.entries(err.extra.headers ?? {})) reply.header(k, v);
+      return reply
+        .code(err.status)
+        .header('cache-control', 'no-store')
+        .type('image/svg+xml; charset=utf-8')
+        .send(placeholderBadge(err.status === 401 ? 'bad API key' : err.status === 429 ? 'rate limited' : 'error'));
+    }
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err, code: err.code }, err.message);
       return sendError(reply, err.status, err.toBody(), err.extra.headers);
