@@ -24,6 +24,7 @@
 import cluster from 'node:cluster';
 import http from 'node:http';
 import client from 'prom-client';
+import { MemoryStore } from './store/memory/index.ts';
 import type { Store } from './store/types.ts';
 
 export const registry = new client.Registry();
@@ -92,25 +93,35 @@ export function timeEngine<T>(operation: string, fn: () => T): T {
   }
 }
 
-/** Wrap every method of a store once, so each call records its duration and failures. Returns the same object. */
+/**
+ * Wrap the Store interface's methods of a store once, so each call records its duration and failures. The
+ * interface's method names are taken from MemoryStore (which implements exactly the interface); a store's own
+ * helpers (Redis `k`, `run`, `eval` …) are left alone. Returns the same object.
+ */
 export function instrumentStore<S extends Store>(store: S): S {
   const target = store as unknown as Record<string, unknown>;
-  const proto = Object.getPrototypeOf(store) as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const fn = proto[name];
-    if (name === 'constructor' || typeof fn !== 'function' || name === 'close' || name.startsWith('_')) continue;
+  const names = Object.getOwnPropertyNames(MemoryStore.prototype).filter(
+    (n) => n !== 'constructor' && n !== 'close' && n !== 'sweep' && typeof target[n] === 'function',
+  );
+  for (const name of names) {
+    const fn = target[name] as (...a: unknown[]) => unknown;
     const timer = storeDuration.labels({ operation: name });
     const errors = storeErrors.labels({ operation: name });
-    target[name] = async function (this: unknown, ...args: unknown[]) {
+    target[name] = (...args: unknown[]) => {
       const start = performance.now();
-      try {
-        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(store, args);
-      } catch (err) {
-        errors.inc();
-        throw err;
-      } finally {
-        timer.observe((performance.now() - start) / 1000);
-      }
+      const result = fn.apply(store, args);
+      if (!(result instanceof Promise)) return result;
+      return result.then(
+        (v) => {
+          timer.observe((performance.now() - start) / 1000);
+          return v;
+        },
+        (err: unknown) => {
+          timer.observe((performance.now() - start) / 1000);
+          errors.inc();
+          throw err;
+        },
+      );
     };
   }
   return store;
