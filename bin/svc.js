@@ -3,4 +3,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/cli/main.ts');
+const { cli } = await import('../src/cli/main.ts');
+const code = await cli(process.argv.slice(2));
+if (typeof code === 'number') process.exitCode = code;

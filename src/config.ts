@@ -9,8 +9,8 @@
  * | HOST | 0.0.0.0 | listen address |
  * | LOG_LEVEL | info | pino level: fatal, error, warn, info, debug, trace, silent |
  * | SVC_PUBLIC_URL | http://localhost:$PORT | base URL used in links (report_url, verification links, docs) |
- * | SVC_DATASET | dataset/leaderboard.json | the published dataset file; reloaded when it changes |
- * | SVC_STORE_URL | sqlite:./data/svc.db | `sqlite:<path>`, `redis://…` / `rediss://…`, or `memory` (= not configured) |
+ * | SVC_DATASET | dataset/leaderboard.json | the published dataset file; reloaded when it changes; a relative path is relative to the package folder |
+ * | SVC_STORE_URL | sqlite:./data/svc.db | `sqlite:<path>`, `redis://…` / `rediss://…`, or `memory` (= not configured); a relative sqlite path is relative to the package folder, so `svc serve` and every `svc` command share one store wherever they run |
  * | SVC_TRUST_PROXY | (none) | `<header>:<hops>`, e.g. `x-forwarded-for:1`: the client IP is taken that many hops from the right of that header; otherwise the socket address |
  * | SVC_BODY_LIMIT | 1048576 | largest request body in bytes (413 above it) |
  * | SVC_EMAIL_PROVIDER | inferred | `resend`, `smtp` or `none`; inferred from which of the next settings is present |
@@ -44,8 +44,23 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parsePrivateKey } from './audit/checkpoint.ts';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The package folder (where package.json is). Relative paths in settings, and the defaults data/svc.db and
+ * dataset/leaderboard.json, resolve against it, so the service and every CLI command use the same store and
+ * dataset wherever they are run from (docs/decisions.md, "Store").
+ */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export type StoreConfig = { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'redis'; url: string };
+
+/**
+ * "The store is configured" (docs/decisions.md, "Store"): anything but `memory`, which means "not configured"
+ * in the contract's sense (rate limits in memory, keys and waitlist answer store_not_configured, /healthz kv
+ * false). Takes a StoreConfig or a Store: the one place this rule is written.
+ */
+export const isStoreConfigured = (store: { readonly kind: StoreConfig['kind'] }): boolean => store.kind !== 'memory';
 
 export interface TrustProxy {
   header: string;
@@ -177,7 +192,7 @@ function signingKey(raw: string | undefined): string | undefined {
 }
 
 /** Build the frozen config from an environment (process.env in main; a plain object in tests). */
-export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = process.cwd()): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LEVELS.join(', ')}`);

@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import assert from 'node:assert/strict';
 import { buildApp } from '../src/app.ts';
+import { ERROR_CATALOGUE, statusOf, type ErrorCode } from '../src/errors.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatasetSource, type Dataset } from '../src/domain/dataset.ts';
 import type { Mailer } from '../src/domain/email.ts';
@@ -100,4 +102,24 @@ export async function makeApp(
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+type ErrorReply = { statusCode: number; json(): { error?: unknown; code?: unknown } };
+
+/** The reply is the Error body of catalogue `code`, with the catalogue's status. */
+export function assertError(r: ErrorReply, code: ErrorCode, message = ''): void {
+  const body = r.json();
+  assert.equal(body.code, code, `${message} ${JSON.stringify(body)}`);
+  assert.equal(r.statusCode, statusOf(code), message);
+  assert.equal(typeof body.error, 'string', message);
+}
+
+/** The reply is an Error body with `status` and a catalogue code of that status. */
+export function assertErrorStatus(r: ErrorReply, status: number, message = ''): void {
+  const body = r.json();
+  assert.equal(r.statusCode, status, message);
+  assert.equal(typeof body.error, 'string', message);
+  const entry = ERROR_CATALOGUE[body.code as ErrorCode];
+  assert.ok(entry, `${message}: code ${String(body.code)} is in the catalogue`);
+  assert.equal(entry.status, status, `${message}: ${String(body.code)} is a ${status}`);
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { MemoryStore, SqliteStore } from '../src/store/index.ts';
+import { assertError } from './helpers.ts';
 import { freshIp, makeServiceApp } from './store-helpers.ts';
 
 type T = Awaited<ReturnType<typeof makeServiceApp>>;
@@ -64,8 +65,7 @@ describe('API keys', () => {
       `?key=pk-svc-${'0'.repeat(32)}`,
     ]) {
       const r = await t.app.inject({ method: 'GET', url: `/api/keys${q}` });
-      assert.equal(r.statusCode, 400, q);
-      assert.equal(typeof r.json().error, 'string');
+      assertError(r, 'bad_request', q);
     }
   });
 

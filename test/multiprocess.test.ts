@@ -28,12 +28,15 @@ describe('two service processes sharing Redis', { skip: skipRedis }, () => {
     await store.close();
   });
   const startBoth = async () => {
-    const both = await Promise.all([
+    // allSettled: when one fails to start, the other is still stopped by after() instead of keeping the test alive.
+    const results = await Promise.allSettled([
       startService({ SVC_STORE_URL: storeUrl }),
       startService({ SVC_STORE_URL: storeUrl }),
     ]);
+    const both = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     running.push(...both);
-    return both;
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
+    return both as [Service, Service];
   };
 
   it('admit exactly 5 of 200 concurrent submits from one IP, and still refuse after both restart', async () => {

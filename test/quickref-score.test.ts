@@ -12,7 +12,7 @@ import { auditLogFor } from '../src/audit/log.ts';
 import { certifyReports, sealReport } from '../src/domain/reports.ts';
 import { SqliteStore } from '../src/store/index.ts';
 import { sampleReport } from './audit-helpers.ts';
-import { makeApp, tmpDir, type TestApp } from './helpers.ts';
+import { assertErrorStatus, makeApp, tmpDir, type TestApp } from './helpers.ts';
 import { assertMatches, docSchema } from './quickref-helpers.ts';
 
 const QUICKREF = 'application/vnd.svc.quickref+json';
@@ -38,8 +38,7 @@ before(async () => {
 after(() => t.close());
 
 function assertCoreError(r: { statusCode: number; json(): { error?: unknown } }, status: number): void {
-  assert.equal(r.statusCode, status);
-  assert.equal(typeof r.json().error, 'string');
+  assertErrorStatus(r, status);
 }
 
 describe('POST /api/score, alternate shape', () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApiKey, resolveBearer, DAY_MS } from '../src/domain/keys.ts';
-import { makeApp, type TestApp } from './helpers.ts';
+import { assertErrorStatus, makeApp, type TestApp } from './helpers.ts';
 import { assertMatches, docSchema } from './quickref-helpers.ts';
 
 const QUICKREF = 'application/vnd.svc.quickref+json';
@@ -30,9 +30,8 @@ function assertCoreError(
   status: number,
   pattern?: RegExp,
 ): void {
-  assert.equal(r.statusCode, status);
+  assertErrorStatus(r, status);
   const body = r.json();
-  assert.equal(typeof body.error, 'string');
   if (pattern) assert.match(body.error as string, pattern);
 }
 

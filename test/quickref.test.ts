@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { makeApp, sampleDataset, type TestApp } from './helpers.ts';
+import { assertError, assertErrorStatus, makeApp, sampleDataset, type TestApp } from './helpers.ts';
 import { assertMatches, docSchema } from './quickref-helpers.ts';
 
 const QUICKREF = 'application/vnd.svc.quickref+json';
@@ -82,8 +82,7 @@ describe('GET /api/leaderboard, alternate shape', () => {
   it('answers bad input with 400 and the core Error body in either shape', async () => {
     for (const url of ['/api/leaderboard?format=quick', '/api/leaderboard?format=quickref&type=x']) {
       const r = await t.app.inject(url);
-      assert.equal(r.statusCode, 400, url);
-      assert.equal(typeof r.json().error, 'string');
+      assertError(r, 'bad_request', url);
     }
   });
 });
@@ -128,8 +127,7 @@ describe('GET /api/model, alternate shape', () => {
       ['/api/model?slug=nope&format=quickref', 404],
     ] as const) {
       const r = await t.app.inject(url);
-      assert.equal(r.statusCode, status, url);
-      assert.equal(typeof r.json().error, 'string');
+      assertErrorStatus(r, status, url);
       assert.match(r.headers['content-type'] as string, /^application\/json/);
     }
   });

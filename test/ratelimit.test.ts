@@ -10,6 +10,7 @@ import { registerErrorHandler } from '../src/http/plugins/errors.ts';
 import { registerRateLimit } from '../src/http/plugins/rate-limit.ts';
 import type { App } from '../src/http/types.ts';
 import { RateLimiter, WINDOW_MS } from '../src/ratelimit/index.ts';
+import { assertError } from './helpers.ts';
 import { MemoryStore, SqliteStore, type ApiKeyRecord, type Store } from '../src/store/index.ts';
 
 describe('client IP', () => {
@@ -216,8 +217,7 @@ describe('rate-limit hook', () => {
         ['POST', '/api/score'],
       ] as const) {
         const r = await app.inject({ method, url, headers: { authorization } });
-        assert.equal(r.statusCode, 401, `${authorization} on ${url}`);
-        assert.equal(typeof r.json().error, 'string');
+        assertError(r, 'unauthorized', `${authorization} on ${url}`);
       }
     }
     assert.deepEqual(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { makeApp, sampleDataset, type TestApp } from './helpers.ts';
+import { assertError, makeApp, sampleDataset, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 before(async () => {
@@ -55,8 +55,7 @@ describe('GET /api/leaderboard', () => {
   it('rejects a bad type with 400 and the Error body', async () => {
     for (const q of ['type=x', 'type=pai&type=sycophancy', 'type=']) {
       const r = await t.app.inject(`/api/leaderboard?${q}`);
-      assert.equal(r.statusCode, 400, q);
-      assert.equal(typeof r.json().error, 'string');
+      assertError(r, 'bad_request', q);
     }
   });
 });
@@ -107,8 +106,7 @@ describe('GET /healthz', () => {
     Object.defineProperty(down.store, 'kind', { value: 'redis' });
     down.store.ping = async () => false;
     const r = await down.app.inject('/healthz');
-    assert.equal(r.statusCode, 503);
-    assert.equal(typeof r.json().error, 'string');
+    assertError(r, 'not_ready');
     await down.close();
   });
 });
@@ -123,8 +121,7 @@ describe('the error model', () => {
       ['PATCH', '/api/leaderboard'],
     ] as const) {
       const r = await t.app.inject({ method, url });
-      assert.equal(r.statusCode, 405, `${method} ${url}`);
-      assert.equal(typeof r.json().error, 'string');
+      assertError(r, 'method_not_allowed', `${method} ${url}`);
       assert.match(r.headers.allow as string, /GET/);
     }
   });
@@ -142,8 +139,7 @@ describe('the error model', () => {
 
   it('answers unknown paths with a JSON 404', async () => {
     const r = await t.app.inject('/api/nothing-here');
-    assert.equal(r.statusCode, 404);
-    assert.equal(typeof r.json().error, 'string');
+    assertError(r, 'not_found');
   });
 
   it('gives every response a request id', async () => {

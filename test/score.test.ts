@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SCORE_NOTE } from '../src/http/routes/score.ts';
-import { makeApp, type TestApp } from './helpers.ts';
+import { assertError, makeApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 before(async () => {
@@ -99,8 +99,7 @@ describe('POST /api/score', () => {
     ];
     for (const [name, body] of cases) {
       const r = await post(body);
-      assert.equal(r.statusCode, 400, name);
-      assert.equal(typeof r.json().error, 'string', name);
+      assertError(r, 'bad_request', name);
       assert.ok(r.json().required, name);
     }
   });
@@ -112,23 +111,21 @@ describe('POST /api/score', () => {
       payload: '{"prompt": ',
       headers: { 'content-type': 'application/json' },
     });
-    assert.equal(bad.statusCode, 400);
+    assertError(bad, 'bad_request');
     const text = await t.app.inject({
       method: 'POST',
       url: '/api/score',
       payload: 'prompt=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    assert.equal(text.statusCode, 415);
-    assert.equal(typeof text.json().error, 'string');
+    assertError(text, 'unsupported_media_type');
     const huge = await t.app.inject({
       method: 'POST',
       url: '/api/score',
       payload: JSON.stringify({ prompt: 'x', response: 'y'.repeat(1_100_000) }),
       headers: { 'content-type': 'application/json' },
     });
-    assert.equal(huge.statusCode, 413);
-    assert.equal(typeof huge.json().error, 'string');
+    assertError(huge, 'payload_too_large');
   });
 
   it('answers GET with 405', async () => {

@@ -130,8 +130,9 @@ export async function startService(env: Record<string, string>): Promise<Service
   proc.stderr!.on('data', (c) => (stderr += c));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  // A generous deadline: on the shared 2-core machine under load, start-up alone has taken 15-25 s.
-  const deadline = Date.now() + 60_000;
+  // Start-up takes a few seconds alone and much longer on a loaded 2-core machine: wait for the process to answer
+  // or exit, with a generous deadline rather than a count of polls.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`svc exited during start-up: ${stderr}`);
     try {

@@ -8,7 +8,7 @@ import { auditLogFor } from '../src/audit/log.ts';
 import { certifyReports, sealReport } from '../src/domain/reports.ts';
 import { SqliteStore } from '../src/store/index.ts';
 import { sampleReport, tamperReport } from './audit-helpers.ts';
-import { makeApp, tmpDir, type TestApp } from './helpers.ts';
+import { assertError, makeApp, tmpDir, type TestApp } from './helpers.ts';
 
 describe('GET /api/verify', () => {
   let t: TestApp;
@@ -43,8 +43,7 @@ describe('GET /api/verify', () => {
   it('answers 400 for a missing or malformed hash, with the Error body', async () => {
     for (const q of ['', '?hash=', `?hash=${'a'.repeat(63)}`, `?hash=${'g'.repeat(64)}`, `?hash=${'a'.repeat(65)}`]) {
       const res = await get(q);
-      assert.equal(res.statusCode, 400, q);
-      assert.equal(typeof res.json().error, 'string');
+      assertError(res, 'bad_request', q);
     }
   });
 

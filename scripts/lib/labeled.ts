@@ -10,7 +10,17 @@ import { fileURLToPath } from 'node:url';
 import type { Dim } from '../../src/scoring/types.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DATA_DIR = resolve(REPO_ROOT, '..', 'shared', 'data', 'labeled');
+/**
+ * ../shared/data/labeled beside the checkout; a git worktree one level deeper (wt/<name>) finds it at
+ * ../../shared. SVC_LABELED_DIR overrides both.
+ */
+export const DATA_DIR =
+  process.env.SVC_LABELED_DIR ??
+  [
+    resolve(REPO_ROOT, '..', 'shared', 'data', 'labeled'),
+    resolve(REPO_ROOT, '..', '..', 'shared', 'data', 'labeled'),
+  ].find((d) => existsSync(d)) ??
+  resolve(REPO_ROOT, '..', 'shared', 'data', 'labeled');
 export const FILES = ['elephant', 'spiral_bench', 'syco_bench', 'darkbench_synth', 'darkgpt'] as const;
 
 export interface Row {

@@ -10,9 +10,9 @@ import { auditLogFor } from '../audit/log.ts';
 import { verifyOffline } from '../audit/offline.ts';
 import { loadConfig } from '../config.ts';
 import { lookupReport } from '../domain/reports.ts';
-import { createStore } from '../store/index.ts';
+import { openStore } from './store.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   svc audit proof <hash or 12+ hex prefix> [--out <folder>]
       writes <folder>/report.json, proof.json, checkpoint.json and public-key.pem
       (folder default: ./proof-<first 12 hex>), read from the store named by SVC_STORE_URL
@@ -38,7 +38,7 @@ async function proof(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig(process.env);
-  const store = createStore(config.store);
+  const store = openStore(config.store, 'audit');
   try {
     const found = await lookupReport(store, id);
     if (found.kind === 'none') return fail(`no report matches ${id} in the store`);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { auditLogFor } from '../audit/log.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, isStoreConfigured } from '../config.ts';
 import { SYCO_DIMS } from '../dimensions.ts';
 import { readDatasetFile, type Dataset } from '../domain/dataset.ts';
 import {
@@ -23,10 +23,10 @@ import {
 import { takeBundle } from '../domain/publication.ts';
 import { reportId } from '../domain/reports.ts';
 import { scoreText } from '../scoring/engine.ts';
-import { createStore } from '../store/index.ts';
+import { openStore } from './store.ts';
 import type { Store } from '../store/types.ts';
 
-const USAGE = `usage: svc ingest <file.jsonl> [options]
+export const USAGE = `usage: svc ingest <file.jsonl> [options]
 
 Each line: {"model": "<slug>", "name"?, "vendor"?, "prompt", "response",
             "judge_scores"?: {"<judge>": {${SYCO_DIMS.map((d) => `"${d}"`).join(', ')}}}}
@@ -137,7 +137,7 @@ export async function run(args: string[]): Promise<number> {
     }
   }
 
-  if (values['no-store'] || config.store.kind === 'memory') {
+  if (values['no-store'] || !isStoreConfigured(config.store)) {
     let plan;
     try {
       plan = planFrom(bundle);
@@ -153,7 +153,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
 
-  const store: Store = createStore(config.store);
+  const store: Store = openStore(config.store, 'ingest');
   try {
     if (bundle) await takeBundle(store, bundle);
     const res = await publishThroughStore(store, auditLogFor(store, config.signingKey), planFrom);

@@ -5,11 +5,11 @@
  *   svc keys set-allowance <id> <n>      allowance (rate_limit) and calls_remaining both set to n
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { createStore } from '../store/index.ts';
+import { loadConfig, isStoreConfigured } from '../config.ts';
+import { openStore } from './store.ts';
 import type { ApiKeyRecord, Store } from '../store/types.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   svc keys list [--json]
   svc keys revoke <id>
   svc keys set-allowance <id> <n>
@@ -45,11 +45,11 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig(process.env);
-  if (config.store.kind === 'memory') {
+  if (!isStoreConfigured(config.store)) {
     process.stderr.write('svc keys: no store is configured (SVC_STORE_URL=memory); there are no keys to manage\n');
     return 1;
   }
-  const store = createStore(config.store);
+  const store = openStore(config.store, 'keys');
   try {
     if (sub === 'list') return await list(store, values.json === true);
     const ok =

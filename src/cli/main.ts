@@ -2,6 +2,9 @@
  * `svc <verb>`: one entry point for the server and the operator tools. Each verb lives in its own module
  * and is loaded only when called, so `svc score` does not pay for Fastify and `svc serve` not for the CLI tools.
  */
+import { PACKAGE_ROOT } from '../config.ts';
+import { SERVICE_VERSION } from '../version.ts';
+
 const verbs: Record<
   string,
   { about: string; load: () => Promise<{ run(args: string[]): Promise<number | undefined> }> }
@@ -27,16 +30,56 @@ const verbs: Record<
   },
 };
 
-const [verb, ...args] = process.argv.slice(2);
-const entry = verb ? verbs[verb] : undefined;
-if (!entry) {
+type Verb = { run(args: string[]): Promise<number | undefined>; USAGE?: string };
+
+function overview(): string {
   const list = Object.entries(verbs)
     .map(([name, v]) => `  svc ${name.padEnd(12)} ${v.about}`)
     .join('\n');
-  process.stderr.write(`usage: svc <command> [options]\n\n${list}\n`);
-  process.exitCode = verb && verb !== 'help' && verb !== '--help' ? 2 : 0;
-} else {
-  const mod = await entry.load();
-  const code = await mod.run(args);
-  if (typeof code === 'number') process.exitCode = code;
+  return (
+    `usage: svc <command> [options]\n\n${list}\n\n` +
+    '  svc help <command>  the options of one command (also: svc <command> --help)\n' +
+    '  svc --version       the version\n\n' +
+    'Relative paths in settings (SVC_STORE_URL=sqlite:…, SVC_DATASET) and their defaults resolve against the\n' +
+    `package folder (${PACKAGE_ROOT}), wherever svc is run from; commands that open the store name it on stderr.\n`
+  );
+}
+
+/** `svc <command> --help`, `-h` or `svc help <command>`: the command's usage on stdout, exit 0. */
+async function help(name: string | undefined): Promise<number> {
+  const entry = name ? verbs[name] : undefined;
+  if (!entry) {
+    if (name) {
+      process.stderr.write(`svc: unknown command ${JSON.stringify(name)}\n\n${overview()}`);
+      return 2;
+    }
+    process.stdout.write(overview());
+    return 0;
+  }
+  const mod: Verb = await entry.load();
+  if (mod.USAGE) {
+    process.stdout.write(mod.USAGE);
+    return 0;
+  }
+  return (await mod.run(['--help'])) ?? 0;
+}
+
+/** Run one `svc` command line (argv without node and the script); resolves to the exit code. */
+export async function cli(argv: string[]): Promise<number | undefined> {
+  const [verb, ...args] = argv;
+  if (verb === undefined || verb === '--help' || verb === '-h') return help(undefined);
+  if (verb === 'help') return help(args[0]);
+  if (verb === '--version' || verb === '-v' || verb === 'version') {
+    process.stdout.write(`svc ${SERVICE_VERSION}\n`);
+    return 0;
+  }
+  const entry = verbs[verb];
+  if (!entry) {
+    process.stderr.write(`svc: unknown command ${JSON.stringify(verb)}\n\n${overview()}`);
+    return 2;
+  }
+  const end = args.indexOf('--');
+  const own = end === -1 ? args : args.slice(0, end);
+  if (own.includes('--help') || own.includes('-h')) return help(verb);
+  return (await entry.load()).run(args);
 }

@@ -19,7 +19,7 @@ import { codePoints, TEXT_LIMITS } from '../text.ts';
 
 export const SCORE_LIMITS = { prompt: TEXT_LIMITS.prompt, response: TEXT_LIMITS.response, lineChars: 1_000_000 };
 
-const USAGE = `usage: svc score [file|-]
+export const USAGE = `usage: svc score [file|-]
 
 Scores each JSON line {"id"?, "prompt", "response"} of the file (or stdin) and writes one JSON line per
 input: {"id", "sycophancy": {"honesty", "dimensions"}, "pai": {"composite", "risk", "dimensions"}}.

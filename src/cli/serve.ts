@@ -1,11 +1,12 @@
 /** `svc serve`: start the HTTP service (settings come from the environment; see src/config.ts or README). */
 import { main } from '../main.ts';
 
+export const USAGE =
+  'usage: svc serve\n\nStarts the HTTP service. Settings come from the environment (see README, Configuration).\n';
+
 export async function run(args: string[]): Promise<number | undefined> {
   if (args.includes('--help')) {
-    process.stdout.write(
-      'usage: svc serve\n\nStarts the HTTP service. Settings come from the environment (see README, Configuration).\n',
-    );
+    process.stdout.write(USAGE);
     return 0;
   }
   const code = await main();

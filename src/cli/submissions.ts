@@ -3,10 +3,10 @@
  *   svc submissions [list] [--status pending|queued|evaluating|done|failed|rejected] [--json]
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { createStore } from '../store/index.ts';
+import { loadConfig, isStoreConfigured } from '../config.ts';
+import { openStore } from './store.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   svc submissions [list] [--status pending|queued|evaluating|done|failed|rejected] [--json]
 Lists model submissions (oldest first) from the store named by SVC_STORE_URL (default sqlite:./data/svc.db).
 `;
@@ -38,11 +38,11 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig(process.env);
-  if (config.store.kind === 'memory') {
+  if (!isStoreConfigured(config.store)) {
     process.stderr.write('svc submissions: no store is configured (SVC_STORE_URL=memory); submissions are not kept\n');
     return 1;
   }
-  const store = createStore(config.store);
+  const store = openStore(config.store, 'submissions');
   try {
     const subs = (await store.listSubmissions()).filter((s) => !values.status || s.status === values.status);
     if (values.json) {

@@ -5,6 +5,7 @@
  * requested with a plan (alternate shape) is inactive until its emailed link is followed, with a daily allowance.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { isStoreConfigured } from '../config.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { ApiKeyRecord, Store } from '../store/types.ts';
@@ -19,7 +20,7 @@ export function hashKey(key: string): string {
 
 /** Keys and the waitlist need a configured store (contract: 500 on a self-hosted instance without one). */
 export function requireConfiguredStore(store: Store): void {
-  if (store.kind === 'memory') {
+  if (!isStoreConfigured(store)) {
     throw new AppError(
       'store_not_configured',
       'The key-value store is not configured on this instance (set SVC_STORE_URL).',
@@ -141,7 +142,7 @@ export async function resolveBearer(
   const key = m[1]!;
   if (!KEY_PATTERN.test(key))
     throw unauthorized('Malformed API key: keys are sk-svc- followed by 32 lowercase hexadecimal characters.');
-  const rec = store.kind === 'memory' ? null : await store.getKeyByHash(hashKey(key));
+  const rec = !isStoreConfigured(store) ? null : await store.getKeyByHash(hashKey(key));
   if (!rec) throw unauthorized('Unknown API key.');
   if (rec.revoked) throw unauthorized('This API key has been revoked.');
   if (!rec.active) throw unauthorized('This API key is not active yet: follow the link in the verification email.');

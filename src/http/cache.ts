@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { placeholderBadge, type BadgeStyle } from '../badge/index.ts';
+import { statusOf } from '../errors.ts';
 
 export const CACHE_READ = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
 export const CACHE_ERROR = 'public, max-age=60';
@@ -46,9 +47,13 @@ export function sendCached(
  */
 export function sendPlaceholderBadge(
   reply: FastifyReply,
-  status: 400 | 404 | 500,
+  code: 'bad_request' | 'model_not_found' | 'internal',
   message: string,
   style?: BadgeStyle,
 ): FastifyReply {
-  return reply.code(status).header('cache-control', CACHE_ERROR).type(SVG_TYPE).send(placeholderBadge(message, style));
+  return reply
+    .code(statusOf(code))
+    .header('cache-control', CACHE_ERROR)
+    .type(SVG_TYPE)
+    .send(placeholderBadge(message, style));
 }

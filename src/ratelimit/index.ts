@@ -44,6 +44,7 @@ import { PrimaryCounter } from '../cluster.ts';
 import { AppError } from '../errors.ts';
 import { rateLimitRejections } from '../metrics.ts';
 import { MemoryStore } from '../store/memory/index.ts';
+import { isStoreConfigured } from '../config.ts';
 import type { RateLimitStore, Store } from '../store/types.ts';
 
 export const LIMITS = { score: 100, verify: 50, submit: 5, waitlist: 5, keys: 3, log: 600 } as const;
@@ -84,7 +85,7 @@ export class RateLimiter {
 
   /** True while counts are kept in the store (not in this process). */
   get durable(): boolean {
-    return this.store.kind !== 'memory' && !this.down;
+    return isStoreConfigured(this.store) && !this.down;
   }
 
   /**
@@ -115,7 +116,7 @@ export class RateLimiter {
     cap: number,
     keyHash: string | undefined,
   ): Promise<{ count: number; resetMs: number; callsRemaining: number | null }> {
-    if (this.store.kind === 'memory')
+    if (!isStoreConfigured(this.store))
       return { ...(await this.fallback.hit(key, WINDOW_MS, now)), callsRemaining: null };
     if (this.down) {
       this.maybeProbe();

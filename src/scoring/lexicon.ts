@@ -26,6 +26,8 @@ export interface PatternSpec {
   example: string;
   /** "keep": a negator just before the match does not cancel it (the pattern carries its own polarity). */
   neg?: 'keep';
+  /** What its evidence does in a reply, for the honest rewrite (features.ts ROLES); absent: leaves a sentence alone. */
+  role?: string;
 }
 
 export interface LexiconFile {

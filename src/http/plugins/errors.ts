@@ -6,7 +6,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AuditIntegrityError } from '../../audit/log.ts';
 import { placeholderBadge } from '../../badge/index.ts';
-import { AppError, type ErrorBody } from '../../errors.ts';
+import { AppError, errorBody, statusOf, type ErrorCode, type ErrorExtra } from '../../errors.ts';
 import type { App } from '../types.ts';
 
 /** Which fields a route requires, for the 400 body's `required` echo. */
@@ -53,14 +53,13 @@ function validationMessage(err: FastifyError): string {
   return `Invalid ${field || where}: ${v.message ?? 'invalid value'}`;
 }
 
-export function sendError(
-  reply: FastifyReply,
-  status: number,
-  body: ErrorBody,
-  headers: Record<string, string> = {},
-): FastifyReply {
-  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+/** Send the Error body of a catalogue code with the catalogue's status (the one place an error status is set). */
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, extra: ErrorExtra = {}): FastifyReply {
+  for (const [k, v] of Object.entries(extra.headers ?? {})) reply.header(k, v);
+  return reply
+    .code(statusOf(code))
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(errorBody(code, message, extra)));
 }
 
 export function registerErrorHandler(app: App): void {
@@ -77,59 +76,47 @@ export function registerErrorHandler(app: App): void {
     }
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err, code: err.code }, err.message);
-      return sendError(reply, err.status, err.toBody(), err.extra.headers);
+      return sendError(reply, err.code, err.message, err.extra);
     }
     if (err instanceof AuditIntegrityError) {
       request.log.error({ err: err.message }, 'audit log integrity');
-      return sendError(reply, 500, {
-        error: `The audit log failed its integrity check: ${err.message}. Reports cannot be verified until an operator restores the store.`,
-        code: 'audit_log_corrupt',
-        detail: `request id ${request.id}`,
-      });
+      return sendError(
+        reply,
+        'audit_log_corrupt',
+        `The audit log failed its integrity check: ${err.message}. Reports cannot be verified until an operator restores the store.`,
+        { detail: `request id ${request.id}` },
+      );
     }
     if (err.validation) {
-      return sendError(reply, 400, {
-        error: validationMessage(err),
-        code: 'bad_request',
+      return sendError(reply, 'bad_request', validationMessage(err), {
         required: requiredOf(request, err.validationContext) ?? {},
       });
     }
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(reply, 413, { error: 'Request body is too large', code: 'payload_too_large' });
+        return sendError(reply, 'payload_too_large', 'Request body is too large');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(reply, 415, {
-          error: 'Content-Type must be application/json',
-          code: 'unsupported_media_type',
-        });
+        return sendError(reply, 'unsupported_media_type', 'Content-Type must be application/json');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendError(reply, 400, {
-          error: 'Request body is empty; send a JSON object',
-          code: 'bad_request',
+        return sendError(reply, 'bad_request', 'Request body is empty; send a JSON object', {
           required: requiredOf(request, 'body') ?? {},
         });
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return sendError(reply, 400, {
-          error: 'Request body is not valid JSON',
-          code: 'bad_request',
+        return sendError(reply, 'bad_request', 'Request body is not valid JSON', {
           required: requiredOf(request, 'body') ?? {},
         });
     }
     if (err instanceof SyntaxError || err.statusCode === 400) {
-      return sendError(reply, 400, {
-        error: 'Malformed request',
-        code: 'bad_request',
-        required: requiredOf(request, 'body') ?? {},
-      });
+      return sendError(reply, 'bad_request', 'Malformed request', { required: requiredOf(request, 'body') ?? {} });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(reply, err.statusCode, { error: err.message, code: 'bad_request' });
+      // Another framework 4xx (414, 431, …): its own status, the bad_request code.
+      return reply
+        .code(err.statusCode)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(errorBody('bad_request', err.message)));
     }
     request.log.error({ err }, 'unhandled error');
-    return sendError(reply, 500, {
-      error: 'Internal server error',
-      code: 'internal',
-      detail: `request id ${request.id}`,
-    });
+    return sendError(reply, 'internal', 'Internal server error', { detail: `request id ${request.id}` });
   });
 }

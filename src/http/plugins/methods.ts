@@ -55,17 +55,14 @@ export function addMethodFallbacks(app: App, byUrl: Map<string, Set<string>>): v
         }
         return sendError(
           reply,
-          405,
-          {
-            error: `Method ${request.method} is not allowed on ${url}; use ${allow.join(', ')}`,
-            code: 'method_not_allowed',
-          },
-          { allow: allow.join(', ') },
+          'method_not_allowed',
+          `Method ${request.method} is not allowed on ${url}; use ${allow.join(', ')}`,
+          { headers: { allow: allow.join(', ') } },
         );
       },
     });
   }
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, { error: `No such path: ${request.url.split('?')[0]}`, code: 'not_found' }),
+    sendError(reply, 'not_found', `No such path: ${request.url.split('?')[0]}`),
   );
 }

@@ -54,13 +54,13 @@ export async function badgeRoutes(app: App, deps: Deps): Promise<void> {
       const style: BadgeStyle = isStyle(q.style) ? q.style : 'flat';
       const type = q.type ?? 'both';
       if (request.validationError || !isType(type) || (q.style !== undefined && !isStyle(q.style))) {
-        return sendPlaceholderBadge(reply, 400, !isType(type) ? 'invalid type' : 'invalid style', style);
+        return sendPlaceholderBadge(reply, 'bad_request', !isType(type) ? 'invalid type' : 'invalid style', style);
       }
       try {
         const loaded = deps.dataset.current();
         const slug = request.params.slug;
         const entry = SLUG.test(slug) ? leaderboardView(loaded).bySlug.get(slug) : undefined;
-        if (!entry) return sendPlaceholderBadge(reply, 404, 'unknown model', style);
+        if (!entry) return sendPlaceholderBadge(reply, 'model_not_found', 'unknown model', style);
         const cache = badges(loaded);
         const key = `${slug}\u0000${type}\u0000${style}`;
         let c = cache.get(key);
@@ -76,7 +76,7 @@ export async function badgeRoutes(app: App, deps: Deps): Promise<void> {
         return sendCached(request, reply, c, CACHE_READ);
       } catch (err) {
         request.log.error({ err }, 'badge failed');
-        return sendPlaceholderBadge(reply, 500, 'error', style);
+        return sendPlaceholderBadge(reply, 'internal', 'error', style);
       }
     },
   );

@@ -74,14 +74,14 @@ export async function clientRoutes(app: App, _deps: Deps): Promise<void> {
     async (request, reply) => {
       const q = request.query as { style?: unknown; s?: unknown };
       const style = q.style ?? 'default';
-      if (!isStyle(style)) return sendPlaceholderBadge(reply, 400, 'invalid style');
+      if (!isStyle(style)) return sendPlaceholderBadge(reply, 'bad_request', 'invalid style');
       let key: string = style;
       let s: number | undefined;
       if (style === 'score') {
         if (typeof q.s !== 'string' || !SCORE.test(q.s) || q.s === '' || q.s === '.')
-          return sendPlaceholderBadge(reply, 400, 'invalid s');
+          return sendPlaceholderBadge(reply, 'bad_request', 'invalid s');
         s = Math.round(Number(q.s) * 100) / 100;
-        if (!(s >= 0 && s <= 1)) return sendPlaceholderBadge(reply, 400, 'invalid s');
+        if (!(s >= 0 && s <= 1)) return sendPlaceholderBadge(reply, 'bad_request', 'invalid s');
         key = `score:${s.toFixed(2)}`;
       }
       let c = badges.get(key);

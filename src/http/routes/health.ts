@@ -7,6 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { auditLogFor } from '../../audit/log.ts';
+import { isStoreConfigured } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import { SERVICE_VERSION } from '../../version.ts';
 import { ErrorSchema } from '../schemas/core.ts';
@@ -34,7 +35,7 @@ export async function healthRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (_request, reply) => {
-      const configured = deps.store.kind !== 'memory';
+      const configured = isStoreConfigured(deps.store);
       const reachable = configured ? await deps.store.ping() : false;
       if (configured && !reachable) throw new AppError('not_ready', 'Not ready: the configured store is not reachable');
       const pending = deps.readiness?.reason();

@@ -76,10 +76,8 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
       const found = await lookupReport(deps.store, key);
       if (found.kind === 'none') throw new AppError('not_found', `No certified report matches ${key}`);
       if (found.kind === 'ambiguous') {
-        return reply.code(409).send({
-          error: `The prefix ${key} matches several reports; use more characters`,
-          code: 'ambiguous',
-          candidates: found.candidates,
+        throw new AppError('ambiguous', `The prefix ${key} matches several reports; use more characters`, {
+          fields: { candidates: found.candidates },
         });
       }
       const accept = request.headers.accept ?? '';

@@ -1,0 +1,27 @@
+/**
+ * The store a CLI command works on: the one the service uses (SVC_STORE_URL, relative paths and the default
+ * resolved against the package folder; see src/config.ts), named on stderr so the operator sees which one it was.
+ */
+import type { StoreConfig } from '../config.ts';
+import { createStore } from '../store/index.ts';
+import type { Store } from '../store/types.ts';
+
+/** The store setting as shown to an operator: the SQLite file, or the Redis URL without its credentials. */
+export function describeStore(config: StoreConfig): string {
+  if (config.kind === 'memory') return 'memory (not configured: nothing is kept)';
+  if (config.kind === 'sqlite') return `sqlite:${config.path}`;
+  try {
+    const u = new URL(config.url);
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return 'redis (unparsable URL)';
+  }
+}
+
+/** Open the configured store and say which one on stderr (`svc <command>: store sqlite:/…/data/svc.db`). */
+export function openStore(config: StoreConfig, command: string): Store {
+  process.stderr.write(`svc ${command}: store ${describeStore(config)}\n`);
+  return createStore(config);
+}

@@ -1,0 +1,113 @@
+/**
+ * The `svc` command line: every command answers --help (and `svc help <command>`) on stdout with exit 0, --version
+ * prints the package version, and commands that open the store use the service's store wherever they are run
+ * from and name it on stderr.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { cli } from '../src/cli/main.ts';
+import { loadConfig, PACKAGE_ROOT } from '../src/config.ts';
+import { tmpDir } from './helpers.ts';
+
+/** Run `svc <argv>` in this process, capturing stdout and stderr. */
+async function svc(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const write = { out: process.stdout.write, err: process.stderr.write };
+  // Strings are the command's output; buffers are the test runner's own protocol, passed through.
+  const capture = (orig: typeof process.stdout.write, add: (s: string) => void) =>
+    ((c: string | Uint8Array, ...rest: unknown[]) =>
+      typeof c === 'string'
+        ? (add(c), true)
+        : (orig as (...a: unknown[]) => boolean).call(process.stdout, c, ...rest)) as typeof process.stdout.write;
+  process.stdout.write = capture(write.out, (c) => (out += c));
+  process.stderr.write = capture(write.err, (c) => (err += c));
+  try {
+    const code = (await cli(argv)) ?? 0;
+    return { code, out, err };
+  } finally {
+    process.stdout.write = write.out;
+    process.stderr.write = write.err;
+  }
+}
+
+const COMMANDS = ['serve', 'score', 'ingest', 'audit', 'keys', 'submissions'];
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+
+describe('svc command line', () => {
+  it('lists its commands for svc, svc help and svc --help, on stdout with exit 0', async () => {
+    for (const argv of [[], ['help'], ['--help']]) {
+      const r = await svc(...argv);
+      assert.equal(r.code, 0, argv.join(' '));
+      for (const c of COMMANDS) assert.match(r.out, new RegExp(`svc ${c} `), `${argv.join(' ')} lists ${c}`);
+    }
+  });
+
+  it('answers --help, -h and svc help <command> on stdout with exit 0 for every command and subcommand', async () => {
+    for (const c of COMMANDS) {
+      const viaHelp = await svc('help', c);
+      assert.equal(viaHelp.code, 0, c);
+      assert.match(viaHelp.out, /^usage:/, c);
+      assert.equal(viaHelp.err, '', c);
+      for (const argv of [
+        [c, '--help'],
+        [c, '-h'],
+      ]) {
+        const r = await svc(...argv);
+        assert.equal(r.code, 0, argv.join(' '));
+        assert.equal(r.out, viaHelp.out, argv.join(' '));
+      }
+    }
+    for (const argv of [
+      ['audit', 'proof', '--help'],
+      ['audit', 'verify', '--help'],
+      ['keys', 'list', '--help'],
+      ['keys', 'revoke', '--help'],
+      ['ingest', 'x.jsonl', '--help'],
+    ]) {
+      const r = await svc(...argv);
+      assert.equal(r.code, 0, argv.join(' '));
+      assert.match(r.out, /^usage:/, argv.join(' '));
+    }
+  });
+
+  it('prints the package version for --version, and exits 2 with the list for an unknown command', async () => {
+    const v = await svc('--version');
+    assert.equal(v.code, 0);
+    assert.equal(v.out, `svc ${PACKAGE.version}\n`);
+    const bad = await svc('frobnicate');
+    assert.equal(bad.code, 2);
+    assert.equal(bad.out, '');
+    assert.match(bad.err, /unknown command "frobnicate"[\s\S]*svc keys/);
+    assert.equal((await svc('help', 'frobnicate')).code, 2);
+  });
+
+  it('resolves the default store and dataset against the package folder, not the current one', () => {
+    const config = loadConfig({}, undefined);
+    assert.deepEqual(config.store, { kind: 'sqlite', path: path.join(PACKAGE_ROOT, 'data', 'svc.db') });
+    assert.equal(config.datasetPath, path.join(PACKAGE_ROOT, 'dataset', 'leaderboard.json'));
+    const rel = loadConfig({ SVC_STORE_URL: 'sqlite:./data/other.db' });
+    assert.deepEqual(rel.store, { kind: 'sqlite', path: path.join(PACKAGE_ROOT, 'data', 'other.db') });
+  });
+
+  it('names the store it opened on stderr, from any folder, without credentials', () => {
+    const dir = tmpDir();
+    try {
+      const db = path.join(dir, 'svc.db');
+      const r = spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin/svc.js'), 'keys', 'list'], {
+        cwd: os.tmpdir(),
+        env: { PATH: process.env.PATH ?? '', SVC_STORE_URL: `sqlite:${db}` },
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`^svc keys: store sqlite:${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
+      assert.ok(fs.existsSync(db), 'the named store is the one opened');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
