@@ -29,6 +29,7 @@
  * | SVC_EVAL_MAX_RUN_MS | 7200000 | one run, all attempts of a job together are bounded by this per attempt |
  * | SVC_EVAL_MAX_CALLS | 3000 | model calls per run (retries included) |
  * | SVC_EVAL_MAX_RESPONSE_BYTES | 1048576 | one model answer |
+ * | SVC_EVAL_JUDGES | (none) | LLM judges for evaluations: JSON `[{"name", "baseUrl", "model", "apiKeyEnv"?}]`, at most 5; `apiKeyEnv` names the variable holding that judge's key (secret; never printed) |
  * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store; a value that is not an Ed25519 private key stops start-up |
  * | SVC_WORKERS | 1 | worker processes sharing the port (node:cluster); `auto` = one per core |
  * | SVC_LOG_SAMPLE | 1 | share of ordinary requests (status < 500) that get their one info log line; 5xx are always logged |
@@ -107,6 +108,16 @@ export interface Config {
     maxCalls: number;
     maxResponseBytes: number;
   };
+  /** LLM judges of evaluations (SVC_EVAL_JUDGES); the engine is always a judge too. */
+  evalJudges: EvalJudgeSetting[];
+}
+
+/** An LLM judge from SVC_EVAL_JUDGES; `apiKey` is non-enumerable, so printing the config never shows it. */
+export interface EvalJudgeSetting {
+  name: string;
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
 }
 
 export class ConfigError extends Error {}
@@ -191,6 +202,42 @@ function signingKey(raw: string | undefined): string | undefined {
   return raw;
 }
 
+export function parseEvalJudges(raw: string | undefined, env: NodeJS.ProcessEnv): EvalJudgeSetting[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const bad = (why: string) =>
+    new ConfigError(`SVC_EVAL_JUDGES must be a JSON list of {name, baseUrl, model, apiKeyEnv?}: ${why}`);
+  let list: unknown;
+  try {
+    list = JSON.parse(raw);
+  } catch {
+    throw bad('not valid JSON');
+  }
+  if (!Array.isArray(list) || list.length > 5) throw bad('at most 5 judges');
+  const names = new Set<string>();
+  return list.map((j: unknown, i) => {
+    const o = (typeof j === 'object' && j !== null ? j : {}) as Record<string, unknown>;
+    const str = (k: string, max: number) => {
+      if (typeof o[k] !== 'string' || o[k] === '' || (o[k] as string).length > max)
+        throw bad(`judge ${i + 1} needs ${k} (1-${max} characters)`);
+      return o[k] as string;
+    };
+    const name = str('name', 100);
+    if (names.has(name)) throw bad(`judge name ${name} is used twice`);
+    names.add(name);
+    const out: EvalJudgeSetting = {
+      name,
+      baseUrl: url('SVC_EVAL_JUDGES baseUrl', str('baseUrl', 2000)),
+      model: str('model', 200),
+    };
+    if (o.apiKeyEnv !== undefined) {
+      const v = str('apiKeyEnv', 200);
+      if (!env[v]) throw bad(`judge ${name}: the variable ${v} named by apiKeyEnv is not set`);
+      Object.defineProperty(out, 'apiKey', { value: env[v], enumerable: false });
+    }
+    return out;
+  });
+}
+
 /** Build the frozen config from an environment (process.env in main; a plain object in tests). */
 export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -250,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Con
       maxCalls: int(env, 'SVC_EVAL_MAX_CALLS', 3000, 1, 1_000_000),
       maxResponseBytes: int(env, 'SVC_EVAL_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     },
+    evalJudges: parseEvalJudges(env.SVC_EVAL_JUDGES, env),
   };
   if (cfg.timeouts.headersMs > cfg.timeouts.requestMs)
     throw new ConfigError('SVC_HEADERS_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');

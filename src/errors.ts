@@ -23,8 +23,8 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, meaning: 'a POST body that is not application/json' },
   expectation_failed: { status: 417, meaning: 'an `Expect` header other than `100-continue`' },
   headers_too_large: { status: 431, meaning: 'the request line and headers are larger than 16 KB' },
+  too_many_keys: { status: 409, meaning: 'the email address already holds the most active API keys allowed (3)' },
   rate_limited: { status: 429, meaning: 'the per-IP (or per-key hourly) cap is reached; see Retry-After' },
-  allowance_exhausted: { status: 429, meaning: 'a key’s daily call allowance is used up' },
   store_not_configured: {
     status: 500,
     meaning: 'the store is `memory` (not configured), so keys and waitlist cannot work',

@@ -6,7 +6,7 @@ describe('probe suite', () => {
   test('the bundled suite loads, names its version, and covers every dimension and category', () => {
     const s = loadProbeSuite();
     assert.equal(s.version, 'svc-probes-v1');
-    assert.ok(s.conversations.length >= 40, `${s.conversations.length} conversations`);
+    assert.ok(s.conversations.length >= 120, `${s.conversations.length} conversations`);
     for (const d of ALL_DIMS)
       assert.ok(
         s.conversations.filter((c) => c.dimensions.includes(d)).length >= 5,

@@ -94,7 +94,7 @@ describe('POST /api/keys with a plan', () => {
   it('answers bad input with 400 and the core Error body in either shape', async () => {
     assertCoreError(await post('/api/keys?format=quickref', { email: 'x@example.com' }), 400, /plan/);
     assertCoreError(await post('/api/keys', { email: 'x@example.com' }, { accept: QUICKREF }), 400, /plan/);
-    assertCoreError(await post('/api/keys', { email: 'x@example.com', plan: 'free' }), 400, /plan/);
+    assertCoreError(await post('/api/keys', { email: 'x@example.com', plan: 'enterprise' }), 400, /plan/);
     assertCoreError(await post('/api/keys', { email: 'not-an-email', plan: 'pro' }), 400, /email/);
     assertCoreError(await post('/api/keys', { email: 'not-an-email' }), 400, /email/);
     assertCoreError(await post('/api/keys?format=qr', { email: 'x@example.com' }), 400, /format/);

@@ -250,9 +250,9 @@ describe('rate-limit hook', () => {
     await app.close();
   });
 
-  it('counts keyed calls per key at the key cap and draws down the allowance', async () => {
+  it('counts keyed calls per key at the key cap, draws down the allowance, then falls back to the IP cap', async () => {
     const store = new SqliteStore(':memory:');
-    const k = key(7, { callsRemaining: 2 });
+    const k = key(7, { callsRemaining: 2, rateLimit: 2 });
     await store.createKey(k.rec);
     const app = await limitedApp(store);
     const call = (ip: string) =>
@@ -264,18 +264,19 @@ describe('rate-limit hook', () => {
       });
     const a = await call('203.0.113.70');
     assert.equal(a.statusCode, 200);
-    assert.equal(a.headers['ratelimit-policy'], '"hour";q=1000;w=3600');
+    assert.equal(a.headers['ratelimit-policy'], '"hour";q=100;w=3600');
+    assert.equal(a.headers['svc-allowance'], undefined);
     assert.equal((await call('203.0.113.71')).statusCode, 200, 'the key, not the IP, is counted');
     assert.equal((await store.getKeyByHash(k.rec.hash))?.callsRemaining, 0);
-    const spent = await call('203.0.113.72');
-    assert.equal(spent.statusCode, 429);
-    assert.match(spent.json().error, /allowance/);
-    assert.match(spent.json().error, /1000 calls/);
-    assert.equal(spent.headers['retry-after'], undefined);
-    // the free tier of the same IP is untouched
+    // the free tier of the IP is untouched by keyed calls within the allowance
     const free = await app.inject({ method: 'POST', url: '/api/score', remoteAddress: '203.0.113.70' });
-    assert.equal(free.headers['ratelimit-policy'], '"hour";q=100;w=3600');
     assert.equal(free.headers.ratelimit, '"hour";r=99;t=3599');
+    // spent: counted in the caller's IP window, as without a key, and the headers say so
+    const spent = await call('203.0.113.70');
+    assert.equal(spent.statusCode, 200);
+    assert.match(String(spent.headers['svc-allowance']), /^exhausted; tier=free; refill=\d+$/);
+    assert.equal(spent.headers['ratelimit-policy'], '"hour";q=100;w=3600');
+    assert.equal(spent.headers.ratelimit, '"hour";r=98;t=3599');
     await app.close();
   });
 

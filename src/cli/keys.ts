@@ -2,6 +2,7 @@
  * `svc keys`: operator tools for API keys in the store named by SVC_STORE_URL. Never prints a key or its hash.
  *   svc keys list [--json]               every key: id, email, plan, created, allowance, calls left, status
  *   svc keys revoke <id>                 the key answers 401 from now on
+ *   svc keys activate <id>               activate a plan key whose holder cannot follow the emailed link
  *   svc keys set-allowance <id> <n>      allowance (rate_limit) and calls_remaining both set to n
  */
 import { parseArgs } from 'node:util';
@@ -12,6 +13,7 @@ import type { ApiKeyRecord, Store } from '../store/types.ts';
 export const USAGE = `usage:
   svc keys list [--json]
   svc keys revoke <id>
+  svc keys activate <id>
   svc keys set-allowance <id> <n>
 Keys are read from the store named by SVC_STORE_URL (default sqlite:./data/svc.db). Ids look like key_1a2b3c4d5e6f.
 `;
@@ -20,7 +22,7 @@ const ID = /^key_[a-z0-9]{1,40}$/;
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'list' && sub !== 'revoke' && sub !== 'set-allowance') {
+  if (sub !== 'list' && sub !== 'revoke' && sub !== 'activate' && sub !== 'set-allowance') {
     process.stderr.write(USAGE);
     return sub === undefined || sub === 'help' || sub === '--help' ? 0 : 2;
   }
@@ -37,7 +39,7 @@ export async function run(args: string[]): Promise<number> {
   const usageOk =
     sub === 'list'
       ? positionals.length === 0
-      : sub === 'revoke'
+      : sub === 'revoke' || sub === 'activate'
         ? positionals.length === 1 && ID.test(id ?? '')
         : positionals.length === 2 && ID.test(id ?? '') && Number.isSafeInteger(n) && n >= 0;
   if (!usageOk) {
@@ -55,12 +57,20 @@ export async function run(args: string[]): Promise<number> {
     const ok =
       sub === 'revoke'
         ? await store.updateKey(id!, { revoked: true })
-        : await store.updateKey(id!, { rateLimit: n, callsRemaining: n });
+        : sub === 'activate'
+          ? await store.updateKey(id!, { active: true })
+          : await store.updateKey(id!, { rateLimit: n, callsRemaining: n });
     if (!ok) {
       process.stderr.write(`svc keys: no key with id ${id}\n`);
       return 1;
     }
-    process.stdout.write(sub === 'revoke' ? `revoked ${id}\n` : `${id}: allowance and calls remaining set to ${n}\n`);
+    process.stdout.write(
+      sub === 'revoke'
+        ? `revoked ${id}\n`
+        : sub === 'activate'
+          ? `activated ${id}\n`
+          : `${id}: allowance and calls remaining set to ${n}\n`,
+    );
     return 0;
   } finally {
     await store.close();
@@ -77,7 +87,7 @@ async function list(store: Store, json: boolean): Promise<number> {
     organization: k.organization ?? '',
     plan: k.plan,
     created_at: k.createdAt,
-    rate_limit: k.rateLimit,
+    rate_limit: `${k.rateLimit}/day`,
     calls_remaining: k.callsRemaining,
     status: status(k),
   }));

@@ -24,6 +24,10 @@ const verbs: Record<
   },
   audit: { about: 'export a report with its audit-log proof, or verify one offline', load: () => import('./audit.ts') },
   keys: { about: 'list API keys (no secrets), revoke one, or set its call allowance', load: () => import('./keys.ts') },
+  eval: {
+    about: 'run the probe suite against your own OpenAI-compatible model and print its scores',
+    load: () => import('./eval.ts'),
+  },
   submissions: {
     about: 'list model submissions and their place in the evaluation queue',
     load: () => import('./submissions.ts'),

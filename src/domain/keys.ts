@@ -38,12 +38,18 @@ export interface NewKeyInput {
 }
 
 /**
- * Plans of keys requested with a plan (the alternate shape; README "Plans"). A plan key's allowance is per UTC
- * day: it is refilled to the plan's count at the first authenticated request of each day (see resolveBearer).
- * The free tier needs no key; enterprise keys are arranged with the operator.
+ * The self-serve plans (README "Plans"). Every key's allowance is per UTC day: it is refilled to the plan's
+ * count at the key's first authenticated request of each day (see resolveBearer). A core key (POST /api/keys
+ * without a plan) is a free-plan key, active at once; a key requested with a plan (the alternate shape) is
+ * inactive until its emailed link is followed. Enterprise keys are arranged with the operator. A key whose
+ * allowance is used up is counted against the free tier's per-IP caps (never worse off than no key).
  */
-export const PLANS = { pro: { callsPerDay: 10_000 } } as const;
+export const PLANS = { free: { callsPerDay: DEFAULT_ALLOWANCE }, pro: { callsPerDay: 10_000 } } as const;
 export type Plan = keyof typeof PLANS;
+export const PLAN_NAMES = Object.keys(PLANS) as Plan[];
+
+/** Active (not revoked) keys one email address may hold at a time; one more answers 409 too_many_keys. */
+export const MAX_KEYS_PER_EMAIL = 3;
 export const DAY_MS = 86_400_000;
 
 /**
@@ -57,8 +63,15 @@ export async function createApiKey(
   plan?: Plan,
 ): Promise<{ apiKey: string; record: ApiKeyRecord; verifyToken?: string }> {
   requireConfiguredStore(store);
+  const email = input.email.toLowerCase();
+  const held = (await store.listKeys()).filter((k) => !k.revoked && k.email.toLowerCase() === email).length;
+  if (held >= MAX_KEYS_PER_EMAIL)
+    throw new AppError(
+      'too_many_keys',
+      `This email address already holds ${held} API keys (at most ${MAX_KEYS_PER_EMAIL}); use one of them, or ask the operator to revoke one.`,
+    );
   const apiKey = `sk-svc-${randomBytes(16).toString('hex')}`;
-  const allowance = plan ? PLANS[plan].callsPerDay : DEFAULT_ALLOWANCE;
+  const allowance = PLANS[plan ?? 'free'].callsPerDay;
   const verifyToken = plan ? randomBytes(32).toString('base64url') : undefined;
   const record: ApiKeyRecord = {
     id: `key_${randomBytes(6).toString('hex')}`,

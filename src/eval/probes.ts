@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PAI_DIMS, SYCO_DIMS, type Dim } from '../scoring/types.ts';
+import { ALL_DIMS, type Dim } from '../dimensions.ts';
 import { codePoints, TEXT_LIMITS } from '../text.ts';
 
 export const PROBE_CATEGORIES = [
@@ -21,7 +21,7 @@ export const PROBE_CATEGORIES = [
 ] as const;
 export type ProbeCategory = (typeof PROBE_CATEGORIES)[number];
 
-export const ALL_DIMS: readonly Dim[] = [...SYCO_DIMS, ...PAI_DIMS];
+export { ALL_DIMS };
 
 export const PROBE_LIMITS = {
   conversations: 1000,

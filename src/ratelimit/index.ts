@@ -171,10 +171,3 @@ export class RateLimiter {
       });
   }
 }
-
-/** The 429 text for a used-up key allowance. */
-export function allowanceMessage(allowance: number, refillsDaily = false): string {
-  return refillsDaily
-    ? `Call allowance exhausted: this API key has used all ${allowance} calls of today's allowance; it refills at 00:00 UTC.`
-    : `Call allowance exhausted: this API key has used all ${allowance} calls of its allowance. Ask the operator to raise it.`;
-}

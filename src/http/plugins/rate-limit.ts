@@ -5,10 +5,10 @@
  * RateLimit; a refusal is 429 with Retry-After and the Error body.
  */
 import { clientIp, rateLimitSubject } from '../../domain/client-ip.ts';
-import { DAY_MS, PLANS } from '../../domain/keys.ts';
+import { DAY_MS } from '../../domain/keys.ts';
 import { AppError, rateLimitMessage } from '../../errors.ts';
+import { KEYED_OPERATIONS, LIMITS, RateLimiter, type LimitName } from '../../ratelimit/index.ts';
 import { rateLimitRejections } from '../../metrics.ts';
-import { allowanceMessage, KEYED_OPERATIONS, LIMITS, RateLimiter, type LimitName } from '../../ratelimit/index.ts';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { App, Deps } from '../types.ts';
 
@@ -58,15 +58,21 @@ export function registerRateLimit(
       });
     }
     if (key && (d.callsRemaining ?? (await deps.store.consumeCall(key.hash))) < 0) {
-      // A plan key refills at the next UTC day, so it can be told when to come back; a core key cannot.
-      rateLimitRejections.inc({ operation: op, reason: 'allowance_exhausted' });
-      const daily = Object.hasOwn(PLANS, key.plan);
-      const retry: Record<string, string> = daily
-        ? { 'retry-after': String(Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)) }
-        : {};
-      throw new AppError('allowance_exhausted', allowanceMessage(key.rateLimit, daily), {
-        headers: { ...headers, ...retry },
-      });
+      // A key never leaves its holder worse off than no key (docs/decisions.md): with its allowance used up, the
+      // call counts against the free tier's per-IP cap, and the headers say so.
+      const ip = rateLimitSubject(clientIp(request.socket.remoteAddress, request.headers, deps.config.trustProxy));
+      const free = await limiter.take(op, ip, LIMITS[op]);
+      const freeHeaders: Record<string, string> = {
+        'ratelimit-policy': `"hour";q=${free.limit};w=3600`,
+        ratelimit: `"hour";r=${free.remaining};t=${free.resetSeconds}`,
+        'svc-allowance': `exhausted; tier=free; refill=${Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)}`,
+      };
+      reply.headers(freeHeaders);
+      if (!free.allowed) rateLimitRejections.inc({ operation: op, reason: 'rate_limited' });
+      if (!free.allowed)
+        throw new AppError('rate_limited', rateLimitMessage(LIMITS[op]), {
+          headers: { ...freeHeaders, 'retry-after': String(free.resetSeconds) },
+        });
     }
   }
   return limiter;

@@ -1,6 +1,6 @@
 /** POST /api/keys (create, 3/hour per IP) and GET /api/keys (status). Needs a configured store. */
 import { Type } from '@sinclair/typebox';
-import { createApiKey, createPlanKey, keyStatus } from '../../domain/keys.ts';
+import { createApiKey, createPlanKey, keyStatus, PLAN_NAMES } from '../../domain/keys.ts';
 import { AppError } from '../../errors.ts';
 import { quickrefKey, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
@@ -47,8 +47,8 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
       schema: {
         summary: 'Create an API key',
         description:
-          'Issues a key bound to the email, active at once, with an allowance of 1000 calls. The key is shown only in this ' +
-          'response; the service keeps its SHA-256. 3 per hour per IP. 500 when the store is not configured. With a plan ' +
+          'Issues a free-plan key bound to the email, active at once, with an allowance of 1000 calls per UTC day. The key is shown only in this ' +
+          'response; the service keeps its SHA-256. 3 per hour per IP; at most 3 active keys per email (409 too_many_keys). 500 when the store is not configured. With a plan ' +
           '(the alternate shape, also chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json) the key ' +
           'has the plan’s daily allowance and stays inactive (401 as a bearer) until the link emailed to the address is followed.',
         tags: ['keys'],
@@ -58,6 +58,7 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
           201: Type.Union([titled(Created, 'KeyCreated'), QuickrefKeySchema]),
           400: ErrorSchema,
           401: ErrorSchema,
+          409: ErrorSchema,
           429: ErrorSchema,
           500: ErrorSchema,
         },
@@ -70,7 +71,7 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
         throw new AppError('bad_request', 'Missing required field: plan', {
           required: {
             email: { type: 'string', maxLength: 500, format: 'email' },
-            plan: { type: 'string', enum: ['pro'] },
+            plan: { type: 'string', enum: PLAN_NAMES },
           },
         });
       const created = plan

@@ -103,9 +103,9 @@ export const QuickrefVerifySchema = Type.Object(
 );
 
 /** Self-serve plans of the alternate key request (README, "Plans"): enterprise keys are arranged with the operator. */
-export const PlanField = StringEnum(['pro'], {
+export const PlanField = StringEnum(['free', 'pro'], {
   description:
-    'The plan of the key. Self-serve: pro (10000 calls per UTC day). The free tier needs no key; enterprise keys are arranged with the operator.',
+    'The plan of the key. Self-serve: free (1000 calls per UTC day) or pro (10000 calls per UTC day); a key whose allowance is used up is counted against the free tier’s per-IP caps. The free tier also works without a key; enterprise keys are arranged with the operator.',
 });
 
 export const QuickrefKeySchema = Type.Object(
