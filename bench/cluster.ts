@@ -14,6 +14,7 @@ import path from 'node:path';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const root = path.resolve(import.meta.dirname, '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-cluster-'));
+fs.chmodSync(dir, 0o755); // nginx workers run as an unprivileged user and must read the file
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
