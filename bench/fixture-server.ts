@@ -11,9 +11,11 @@ import { openDatasetSource } from '../src/domain/dataset.ts';
 import { createMailer } from '../src/domain/email.ts';
 import { createApiKey } from '../src/domain/keys.ts';
 import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { createStore } from '../src/store/index.ts';
+import { createLogger } from '../src/logging.ts';
 import Fastify from 'fastify';
 
 const mode = process.argv[2];
@@ -33,9 +35,10 @@ if (mode === 'bare') {
 } else {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  // Default settings, logging included (LOG_LEVEL info), as `npm start` runs; the log goes to a file in the temp
+  // folder, written the way main writes stdout (src/logging.ts).
   const config = loadConfig({
     SVC_STORE_URL: process.env.SVC_STORE_URL ?? `sqlite:${path.join(dir, 'svc.db')}`,
-    LOG_LEVEL: 'silent',
     ...(process.env.BENCH_ENV ? (JSON.parse(process.env.BENCH_ENV) as Record<string, string>) : {}),
   });
   const store = createStore(config.store);
@@ -46,8 +49,18 @@ if (mode === 'bare') {
     store,
     mailer: createMailer(config.email, silent as never),
     dataset: openDatasetSource(config.datasetPath, silent, { watch: false }),
-    logger: false,
+    loggerInstance: createLogger(config.logLevel, path.join(dir, 'svc.log')),
   });
   process.stdout.write(`${JSON.stringify({ url: await app.listen({ port: 0, host: '127.0.0.1' }), key: apiKey })}\n`);
+  // SIGUSR2: print {maxStallMs, p99StallMs, rssMB, walMB} as one line (the longest event-loop stall since start).
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  process.on('SIGUSR2', () => {
+    const db = config.store.kind === 'sqlite' ? `${config.store.path}-wal` : '';
+    const wal = db && fs.existsSync(db) ? fs.statSync(db).size / 1048576 : 0;
+    process.stdout.write(
+      `${JSON.stringify({ maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMB: process.memoryUsage().rss / 1048576, walMB: wal })}\n`,
+    );
+  });
   process.on('SIGTERM', () => process.exit(0));
 }

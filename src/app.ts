@@ -3,24 +3,23 @@
  * main.ts (or a test) builds the dependencies and passes them in.
  */
 import { randomBytes } from 'node:crypto';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { AuditLog } from './audit/log.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { registerErrorHandler } from './http/plugins/errors.ts';
+import {
+  frameworkErrorAnswer,
+  makeClientErrorHandler,
+  makeExpectationHandler,
+} from './http/plugins/framework-errors.ts';
 import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerRequestLog } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { App, AppDeps, Deps } from './http/types.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-/** Query values that are secrets (GET /api/keys?key=…) and status-page tokens are cut from logged URLs. */
-export function redactUrl(url: string): string {
-  return url
-    .replace(/([?&](?:key|token)=)[^&#]*/gi, '$1[redacted]')
-    .replace(/^\/submissions\/[^/?#]+/, '/submissions/[redacted]');
-}
 
 export async function buildApp(input: AppDeps): Promise<App> {
   const now = input.now ?? Date.now;
@@ -29,38 +28,43 @@ export async function buildApp(input: AppDeps): Promise<App> {
   /** Request ids: a random per-app prefix and a counter (unique, cheap, and not a secret). */
   const idPrefix = `req_${randomBytes(4).toString('hex')}`;
   let idCounter = 0;
+  const newRequestId = (): string => `${idPrefix}${(++idCounter).toString(36).padStart(6, '0')}`;
   const { config } = deps;
   const app = Fastify({
-    logger:
-      deps.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            serializers: {
-              req: (req: { method: string; url: string; ip?: string }) => ({
-                method: req.method,
-                url: redactUrl(req.url),
-              }),
-            },
-            ...(typeof deps.logger === 'object' ? deps.logger : {}),
-          },
+    ...(deps.loggerInstance
+      ? { loggerInstance: deps.loggerInstance }
+      : {
+          logger:
+            deps.logger === false
+              ? false
+              : { level: config.logLevel, ...(typeof deps.logger === 'object' ? deps.logger : {}) },
+        }),
+    // One line per request from our own hook (src/http/plugins/request-log.ts) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    // Timeouts (README, Operations): a client that trickles its headers or body is answered 408 and closed once
+    // the request deadline passes, so slow clients cannot hold every connection; idle keep-alives close soon.
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    http: { connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs) },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given)
-        ? given
-        : `${idPrefix}${(++idCounter).toString(36).padStart(6, '0')}`;
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
     },
+    frameworkErrors: frameworkErrorAnswer,
+    clientErrorHandler: makeClientErrorHandler(newRequestId),
     trustProxy: false,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  app.server.headersTimeout = config.timeouts.headersMs;
+  app.server.on('checkExpectation', makeExpectationHandler(newRequestId));
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     done(null, payload);
   });
+  registerRequestLog(app, config.logSample);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only: without this, text/plain would be parsed as a string and fail later as a 400.
   app.removeContentTypeParser('text/plain');

@@ -30,7 +30,17 @@
  * | SVC_EVAL_MAX_CALLS | 10000 | chat calls per run, model and judges (120 conversations x ~4.6 turns x (1 + 5 judges) is ~3,300) |
  * | SVC_EVAL_MAX_RESPONSE_BYTES | 1048576 | one model answer |
  * | SVC_EVAL_JUDGES | (none) | LLM judges for evaluations: JSON `[{"name", "baseUrl", "model", "apiKeyEnv"?}]`, at most 5; `apiKeyEnv` names the variable holding that judge's key (secret; never printed) |
- * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store |
+ * | SVC_SIGNING_KEY | (generated) | Ed25519 private key for audit checkpoints, PKCS#8 PEM or base64 DER (secret); when absent one is created on first run and kept in the store; a value that is not an Ed25519 private key stops start-up |
+ * | SVC_WORKERS | 1 | worker processes sharing the port (node:cluster); `auto` = one per core |
+ * | SVC_LOG_SAMPLE | 1 | share of ordinary requests (status < 500) that get their one info log line; 5xx are always logged |
+ * | SVC_REQUEST_TIMEOUT_MS | 30000 | the whole request (headers and body) must arrive within this; then 408 and the connection is closed |
+ * | SVC_HEADERS_TIMEOUT_MS | 10000 | the request line and headers must arrive within this |
+ * | SVC_KEEPALIVE_TIMEOUT_MS | 5000 | an idle keep-alive connection is closed after this |
+ * | SVC_METRICS_PORT | (none) | serve GET /metrics (Prometheus text) on this port, on SVC_METRICS_HOST (default 127.0.0.1); never on the public port |
+ * | SVC_METRICS_HOST | 127.0.0.1 | listen address of the metrics port |
+ * | SVC_LIMIT_ON_STORE_ERROR | open | `open`: when the store cannot count, count in memory (shared by the workers) and serve; `closed`: answer 503 store_unavailable |
+ * | SVC_REDIS_DURABILITY | warn | at start, when Redis does not persist every write (appendonly yes, appendfsync always or everysec): `warn` logs it, `require` refuses to start |
+ * | SVC_MAIL_PER_RECIPIENT_DAY | 5 | messages the service sends to one address per UTC day (confirmations, verification links); admin notices are not capped |
  * | SVC_LLM_URL | (none) | base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1; with SVC_LLM_MODEL it turns on the model council and the model honest rewrite. Set by the operator, so private and loopback addresses are allowed |
  * | SVC_LLM_MODEL | (none) | the model name sent to that API; needed with SVC_LLM_URL |
  * | SVC_LLM_API_KEY | (none) | bearer key for that API (secret, optional) |
@@ -38,7 +48,9 @@
  * | SVC_LLM_CONCURRENCY | 24 | most model calls in flight at once to that API, all requests together (1-64): a council's two round 1s (24 calls) at once |
  * | SVC_COUNCIL_HOURLY_LIMIT | 60 | POST /api/council calls per key (or, refused keyless attempts, per IP) per hour |
  */
+import os from 'node:os';
 import path from 'node:path';
+import { parsePrivateKey } from './audit/checkpoint.ts';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -83,6 +95,15 @@ export interface Config {
   /** The operator's model (OpenAI-compatible); absent: the heuristic council and the deterministic rewrite answer. */
   llm?: LlmConfig;
   council: { hourlyLimit: number };
+  /** Worker processes (1 = no cluster). */
+  workers: number;
+  /** 0..1: share of non-5xx requests logged. */
+  logSample: number;
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  metrics: { port: number; host: string } | null;
+  limitOnStoreError: 'open' | 'closed';
+  redisDurability: 'warn' | 'require';
+  mailPerRecipientDay: number;
   datasetPollMs: number;
   /** The evaluation worker and its bounds (src/jobs). */
   evalJobs: {
@@ -183,6 +204,38 @@ export function parseLlm(env: NodeJS.ProcessEnv): LlmConfig | undefined {
   };
 }
 
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], def: T): T {
+  const raw = env[name] || def;
+  if (!(values as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${values.join(', ')}`);
+  return raw as T;
+}
+
+function workers(raw: string | undefined): number {
+  if (raw === 'auto') return os.availableParallelism();
+  return int({ SVC_WORKERS: raw }, 'SVC_WORKERS', 1, 1, 64);
+}
+
+function sample(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new ConfigError('SVC_LOG_SAMPLE must be a number from 0 to 1');
+  return n;
+}
+
+/** The signing key must be an Ed25519 private key; the message never echoes it. */
+function signingKey(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let type: string | undefined;
+  try {
+    type = parsePrivateKey(raw).asymmetricKeyType;
+  } catch {
+    throw new ConfigError('SVC_SIGNING_KEY is not a private key (PKCS#8 PEM or base64 DER of an Ed25519 key)');
+  }
+  if (type !== 'ed25519') throw new ConfigError(`SVC_SIGNING_KEY must be an Ed25519 private key, not ${type}`);
+  return raw;
+}
+
 export function parseEvalJudges(raw: string | undefined, env: NodeJS.ProcessEnv): EvalJudgeSetting[] {
   if (raw === undefined || raw.trim() === '') return [];
   const bad = (why: string) =>
@@ -252,7 +305,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Con
       from: env.SVC_EMAIL_FROM || 'svc <noreply@localhost>',
       admin: env.SVC_ADMIN_EMAIL || undefined,
     },
-    signingKey: env.SVC_SIGNING_KEY || undefined,
+    signingKey: signingKey(env.SVC_SIGNING_KEY),
+    workers: workers(env.SVC_WORKERS),
+    logSample: sample(env.SVC_LOG_SAMPLE),
+    timeouts: {
+      requestMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      headersMs: int(env, 'SVC_HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000),
+      keepAliveMs: int(env, 'SVC_KEEPALIVE_TIMEOUT_MS', 5_000, 100, 3_600_000),
+    },
+    metrics: env.SVC_METRICS_PORT
+      ? { port: int(env, 'SVC_METRICS_PORT', 0, 0, 65535), host: env.SVC_METRICS_HOST || '127.0.0.1' }
+      : null,
+    limitOnStoreError: oneOf(env, 'SVC_LIMIT_ON_STORE_ERROR', ['open', 'closed'] as const, 'open'),
+    redisDurability: oneOf(env, 'SVC_REDIS_DURABILITY', ['warn', 'require'] as const, 'warn'),
+    mailPerRecipientDay: int(env, 'SVC_MAIL_PER_RECIPIENT_DAY', 5, 0, 1_000_000),
     llm: parseLlm(env),
     council: { hourlyLimit: int(env, 'SVC_COUNCIL_HOURLY_LIMIT', 60, 1, 1_000_000) },
     datasetPollMs: int(env, 'SVC_DATASET_POLL_MS', 1000, 50, 3_600_000),
@@ -269,5 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Con
     },
     evalJudges: parseEvalJudges(env.SVC_EVAL_JUDGES, env),
   };
+  if (cfg.timeouts.headersMs > cfg.timeouts.requestMs)
+    throw new ConfigError('SVC_HEADERS_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
   return Object.freeze(cfg);
 }

@@ -13,9 +13,16 @@ export const ERROR_CATALOGUE = {
   not_found: { status: 404, meaning: 'no such path, report or resource' },
   model_not_found: { status: 404, meaning: 'no published model has this slug' },
   method_not_allowed: { status: 405, meaning: 'the path exists but not for this method; `Allow` lists the methods' },
+  request_timeout: {
+    status: 408,
+    meaning: 'the request (headers and body) did not arrive within SVC_REQUEST_TIMEOUT_MS',
+  },
   ambiguous: { status: 409, meaning: 'a report id prefix matches several reports; `candidates` lists them' },
   payload_too_large: { status: 413, meaning: 'the body is larger than SVC_BODY_LIMIT' },
+  uri_too_long: { status: 414, meaning: 'a path segment is longer than 100 characters' },
   unsupported_media_type: { status: 415, meaning: 'a POST body that is not application/json' },
+  expectation_failed: { status: 417, meaning: 'an `Expect` header other than `100-continue`' },
+  headers_too_large: { status: 431, meaning: 'the request line and headers are larger than 16 KB' },
   too_many_keys: { status: 409, meaning: 'the email address already holds the most active API keys allowed (3)' },
   rate_limited: { status: 429, meaning: 'the per-IP (or per-key hourly) cap is reached; see Retry-After' },
   store_not_configured: {
@@ -24,6 +31,7 @@ export const ERROR_CATALOGUE = {
   },
   store_unavailable: { status: 500, meaning: 'the configured store did not answer' },
   not_ready: { status: 503, meaning: 'the service is starting or its store is unreachable' },
+  audit_log_corrupt: { status: 500, meaning: 'the audit log failed its integrity check (e.g. it shrank: store wiped)' },
   internal: { status: 500, meaning: 'an unexpected failure; `detail` carries the request id to quote' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

@@ -1,17 +1,26 @@
 /**
  * Start-up and shut-down: read config once, build the store, mailer and dataset source, build the app,
  * listen; on SIGTERM/SIGINT stop accepting, finish in-flight requests, close the store, exit.
+ *
+ * A start-up failure an operator can fix prints one line `svc: <what and how to fix it>` on stderr and exits
+ * non-zero (2 for a bad setting, 1 otherwise), without a stack trace (src/startup.ts).
  */
-import pino from 'pino';
+import cluster from 'node:cluster';
+import fs from 'node:fs';
 import { buildApp } from './app.ts';
 import { AuditLog } from './audit/log.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { readDatasetFile } from './domain/dataset.ts';
+import { readDatasetFile, type Dataset } from './domain/dataset.ts';
 import { openStoreDatasetSource, takeBundle } from './domain/publication.ts';
-import { ensureBundledReports, reportsDirOf } from './domain/reports.ts';
-import { createMailer } from './domain/email.ts';
+import { reportsDirOf } from './domain/reports.ts';
+import { capPerRecipient, createMailer } from './domain/email.ts';
+import { createLogger, flushLogs, type Logger } from './logging.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
-import { createStore } from './store/index.ts';
+import { runPrimary } from './cluster.ts';
+import { instrumentStore, shareWithPrimary, startMetricsServer } from './metrics.ts';
+import { checkRedisDurability, certifyWithRetry, listenErrorMessage, Readiness, StartupError } from './startup.ts';
+import { createStore, RedisStore } from './store/index.ts';
+import type { Store } from './store/types.ts';
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: Config;
@@ -24,22 +33,77 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     }
     throw err;
   }
-  const log = pino({ level: config.logLevel });
-  const bundle = readDatasetFile(config.datasetPath);
-  const store = createStore(config.store);
-  // The bundled file seeds the store's published versions; only its models newer than the published ones are taken.
-  log.info({ bundle: await takeBundle(store, bundle) }, 'bundled dataset checked against the published versions');
-  const dataset = await openStoreDatasetSource(store, log, { pollMs: config.datasetPollMs });
-  const mailer = createMailer(config.email, log);
-  const audit = new AuditLog(store, { signingKey: config.signingKey });
-  await ensureBundledReports(store, reportsDirOf(config.datasetPath), audit).then(
-    (r) => log.info(r, 'bundled reports are in the store and the audit log'),
-    (err: Error) => log.error({ err: err.message }, 'could not certify the bundled reports'),
-  );
-  const app = await buildApp({ config, store, mailer, dataset, audit });
+  try {
+    if (config.workers > 1 && cluster.isPrimary) await runPrimary(config, createLogger(config.logLevel));
+    else await serve(config);
+    return 0;
+  } catch (err) {
+    const message = err instanceof StartupError ? err.message : `start-up failed: ${(err as Error).message}`;
+    if (message) process.stderr.write(`svc: ${message.split('\n')[0]}\n`);
+    flushLogs();
+    return 1;
+  }
+}
 
-  let worker: Worker | undefined;
+function readBundle(config: Config): Dataset {
+  try {
+    return readDatasetFile(config.datasetPath);
+  } catch (err) {
+    const e = err as Error;
+    throw new StartupError(
+      !fs.existsSync(config.datasetPath)
+        ? `SVC_DATASET=${config.datasetPath} does not exist (point SVC_DATASET at a published dataset file)`
+        : `SVC_DATASET=${config.datasetPath} cannot be loaded: ${e.message.split('\n')[0]}`,
+    );
+  }
+}
+
+/** A store that does not answer at start: one line naming it (a process manager restarts the service). */
+async function withStore<T>(config: Config, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const where = config.store.kind === 'sqlite' ? `sqlite:${config.store.path}` : config.store.kind;
+    throw new StartupError(
+      `${what}: the store SVC_STORE_URL=${where} did not answer (${(err as Error).message.split('\n')[0]})`,
+    );
+  }
+}
+
+function openStore(config: Config): Store {
+  try {
+    return createStore(config.store);
+  } catch (err) {
+    const where = config.store.kind === 'sqlite' ? `sqlite:${config.store.path}` : config.store.kind;
+    throw new StartupError(`cannot open the store SVC_STORE_URL=${where}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const bundle = readBundle(config);
+  const store = instrumentStore(openStore(config));
+  if (store instanceof RedisStore) await checkRedisDurability(store, config.redisDurability, log);
+  // The bundled file seeds the store's published versions; only its models newer than the published ones are taken.
+  const taken = await withStore(config, 'cannot check the bundled dataset', () => takeBundle(store, bundle));
+  log.info({ bundle: taken }, 'bundled dataset checked against the published versions');
+  const dataset = await withStore(config, 'cannot read the published dataset', () =>
+    openStoreDatasetSource(store, log, { pollMs: config.datasetPollMs }),
+  );
+  const mailer = capPerRecipient(createMailer(config.email, log), store, {
+    perDay: config.mailPerRecipientDay,
+    exempt: config.email.admin,
+    log,
+  });
+  const readiness = new Readiness();
   let closing = false;
+  const audit = new AuditLog(store, { signingKey: config.signingKey });
+  await certifyWithRetry(store, reportsDirOf(config.datasetPath), audit, log, readiness, {
+    stopped: () => closing,
+  });
+  const app = await buildApp({ config, store, mailer, dataset, audit, readiness, loggerInstance: log });
+  let worker: Worker | undefined;
+
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
@@ -52,15 +116,31 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
       await store.close();
     } finally {
       clearTimeout(force);
+      flushLogs();
       process.exit(0);
     }
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
-  // The evaluation worker (SVC_EVAL_WORKER=false leaves the jobs to `svc worker` processes).
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    closing = true;
+    dataset.close();
+    await store.close().catch(() => undefined);
+    throw new StartupError(listenErrorMessage(err as NodeJS.ErrnoException, config.host, config.port));
+  }
+  // The evaluation worker runs in every serving process (each cluster worker too): its leases make that safe;
+  // SVC_EVAL_WORKER=false leaves the jobs to `svc worker` processes.
   if (config.evalJobs.worker) worker = startWorker({ store, config, mailer, log: app.log });
+  if (cluster.isWorker) shareWithPrimary();
+  else if (config.metrics) {
+    await startMetricsServer(config.metrics.port, config.metrics.host).catch((err: NodeJS.ErrnoException) => {
+      throw new StartupError(
+        `cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${listenErrorMessage(err, config.metrics!.host, config.metrics!.port)}`,
+      );
+    });
+  }
   app.log.info({ store: config.store.kind, dataset: dataset.current().dataset.meta.version }, 'svc ready');
-  return 0;
 }

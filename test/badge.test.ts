@@ -107,3 +107,13 @@ describe('GET /api/badge/{slug}', () => {
     }
   });
 });
+
+describe('badge XML', () => {
+  it('stays well-formed XML when a name carries characters XML forbids', () => {
+    const svg = renderBadge({ name: 'bad\u0001name\u0008 & <x>\ud800', honesty: 95, composite: 0.5 }, 'both', 'flat');
+    // XML 1.0 Char production: no C0 except tab, LF, CR; no lone surrogates.
+    assert.doesNotMatch(svg, /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    assert.doesNotMatch(svg, /[\ud800-\udbff](?![\udc00-\udfff])/);
+    assert.match(svg, /badname &amp; &lt;x&gt;/);
+  });
+});

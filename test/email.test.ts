@@ -5,7 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/config.ts';
-import { createMailer, submissionAdminNotice, waitlistConfirmation } from '../src/domain/email.ts';
+import {
+  capPerRecipient,
+  createMailer,
+  submissionAdminNotice,
+  submissionConfirmation,
+  waitlistAdminNotice,
+  waitlistConfirmation,
+} from '../src/domain/email.ts';
+import { MemoryStore } from '../src/store/index.ts';
 import { escapeHtml } from '../src/text.ts';
 
 const warnings: object[] = [];
@@ -104,7 +112,7 @@ describe('email: SMTP', () => {
     assert.equal(got.from, 'noreply@svc.test');
     assert.deepEqual(got.to, ['w@example.com']);
     assert.match(got.data, /position 7/);
-    assert.match(got.data, /&lt;b&gt;Eve&lt;\/b&gt;/);
+    assert.doesNotMatch(got.data, /Eve/, 'no requester-chosen text in mail to an unverified address');
   });
 
   it('answers false when the server refuses the recipient', async () => {
@@ -137,5 +145,55 @@ describe('email: messages', () => {
     assert.match(msg.html!, /&lt;img src=x onerror=alert\(1\)&gt;/);
     assert.match(msg.html!, /a=1&amp;b=&quot;2&quot;/);
     assert.equal(escapeHtml(`<>&"'`), '&lt;&gt;&amp;&quot;&#39;');
+  });
+});
+
+describe('email abuse', () => {
+  it('keeps requester text out of subjects and out of mail to the requester', () => {
+    const spam = 'BUY CHEAP <a href="http://spam.example">pills</a>';
+    const sub = {
+      id: 42,
+      modelName: spam,
+      vendor: spam,
+      apiEndpoint: 'https://x.example/v1',
+      contactEmail: 'victim@example.com',
+      notes: spam,
+    };
+    for (const m of [
+      submissionConfirmation(sub),
+      waitlistConfirmation({ email: 'v@example.com', name: spam, organization: spam, position: 3 }),
+    ]) {
+      assert.doesNotMatch(m.subject, /BUY|pills/);
+      assert.doesNotMatch(m.text, /BUY|pills/);
+      assert.doesNotMatch(m.html ?? '', /BUY|pills/);
+    }
+    assert.doesNotMatch(submissionAdminNotice('admin@svc.test', sub).subject, /BUY/);
+    assert.doesNotMatch(
+      waitlistAdminNotice('admin@svc.test', { email: 'BUY@spam.example', position: 3 }).subject,
+      /BUY/,
+    );
+  });
+
+  it('sends at most SVC_MAIL_PER_RECIPIENT_DAY messages to one address per UTC day; the admin is exempt', async () => {
+    const sent: string[] = [];
+    const warnings: string[] = [];
+    let now = Date.UTC(2026, 10, 23, 12);
+    const mailer = capPerRecipient({ send: async (m) => (sent.push(m.to), true) }, new MemoryStore(), {
+      perDay: 3,
+      exempt: 'admin@svc.test',
+      now: () => now,
+      log: { warn: (_o, m) => void warnings.push(m ?? '') },
+    });
+    const results = [];
+    for (let i = 0; i < 5; i++)
+      results.push(
+        await mailer.send({ to: i % 2 ? 'Victim@Example.com' : 'victim@example.com', subject: 's', text: 't' }),
+      );
+    for (let i = 0; i < 5; i++) await mailer.send({ to: 'admin@svc.test', subject: 's', text: 't' });
+    assert.deepEqual(results, [true, true, true, false, false]);
+    assert.equal(sent.filter((t) => t === 'admin@svc.test').length, 5);
+    assert.match(warnings[0]!, /mail cap reached/);
+    now += 86_400_000;
+    assert.equal(await mailer.send({ to: 'victim@example.com', subject: 's', text: 't' }), true, 'a new day');
   });
 });

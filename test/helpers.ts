@@ -10,6 +10,7 @@ import { openDatasetSource, type Dataset } from '../src/domain/dataset.ts';
 import type { Mailer } from '../src/domain/email.ts';
 import { createStore } from '../src/store/index.ts';
 import type { Store } from '../src/store/types.ts';
+import type { Readiness } from '../src/startup.ts';
 import type { App } from '../src/http/types.ts';
 
 export const silentLog = { info() {}, error() {}, warn() {}, debug() {} };
@@ -59,7 +60,13 @@ export interface TestApp {
 
 /** Build an app for inject tests. env entries override config defaults (never process.env). */
 export async function makeApp(
-  opts: { env?: Record<string, string>; dataset?: Dataset; store?: Store; now?: () => number } = {},
+  opts: {
+    env?: Record<string, string>;
+    dataset?: Dataset;
+    store?: Store;
+    now?: () => number;
+    readiness?: Readiness;
+  } = {},
 ): Promise<TestApp> {
   const dir = tmpDir();
   const datasetFile = path.join(dir, 'leaderboard.json');
@@ -72,7 +79,15 @@ export async function makeApp(
   const dataset = openDatasetSource(datasetFile, silentLog);
   const sent: TestApp['sent'] = [];
   const mailer = { send: async (msg: TestApp['sent'][number]) => (sent.push(msg), true) } as unknown as Mailer;
-  const app = await buildApp({ config, store, mailer, dataset, logger: false, now: opts.now });
+  const app = await buildApp({
+    config,
+    store,
+    mailer,
+    dataset,
+    logger: false,
+    now: opts.now,
+    readiness: opts.readiness,
+  });
   await app.ready();
   return {
     app,

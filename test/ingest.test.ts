@@ -232,3 +232,13 @@ describe('svc ingest end to end', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('ingest names are text, not control codes', () => {
+  it('refuses C0 control characters and DEL in name and vendor', () => {
+    for (const bad of ['Model\u0000', 'a\u0007b', 'tab\there', 'line\nbreak', 'del\u007f']) {
+      assert.throws(() => parseIngestLine(line({ name: bad })), /name must not contain control characters/);
+      assert.throws(() => parseIngestLine(line({ vendor: bad })), /vendor must not contain control characters/);
+    }
+    assert.equal(parseIngestLine(line({ name: 'Modèle ✓ 2' })).name, 'Modèle ✓ 2');
+  });
+});

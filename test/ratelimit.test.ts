@@ -44,6 +44,9 @@ describe('client IP', () => {
     ['garbage entry: socket', '10.0.0.1', { 'x-forwarded-for': 'not-an-ip' }, xff, '10.0.0.1'],
     ['port and brackets stripped', '10.0.0.1', { 'x-forwarded-for': '[2001:db8::1]:443' }, xff, '2001:db8::1'],
     ['another header', '10.0.0.1', { 'x-real-ip': '203.0.113.7' }, { header: 'x-real-ip', hops: 1 }, '203.0.113.7'],
+    ['IPv4-mapped in hex behind a proxy', '10.0.0.1', { 'x-forwarded-for': '::ffff:7f00:1' }, xff, '127.0.0.1'],
+    ['IPv4-mapped, long hex form', '10.0.0.1', { 'x-forwarded-for': '0:0:0:0:0:FFFF:cb00:7109' }, xff, '203.0.113.9'],
+    ['IPv4-mapped hex socket address', '::ffff:cb00:7109', {}, null, '203.0.113.9'],
   ];
   for (const [name, socket, headers, trust, want] of cases) {
     it(name, () => assert.equal(clientIp(socket, headers, trust), want));
@@ -53,6 +56,11 @@ describe('client IP', () => {
     assert.equal(rateLimitSubject('2001:db8:1:2:bbbb:cccc:dddd:eeee'), '2001:db8:1:2::/64');
     assert.equal(rateLimitSubject('::1'), '0:0:0:0::/64');
     assert.equal(rateLimitSubject('203.0.113.9'), '203.0.113.9');
+  });
+  it('gives two IPv4 clients written as hex-mapped IPv6 two windows, not one /64', () => {
+    const a = rateLimitSubject(clientIp('10.0.0.1', { 'x-forwarded-for': '::ffff:7f00:1' }, xff));
+    const b = rateLimitSubject(clientIp('10.0.0.1', { 'x-forwarded-for': '::ffff:7f00:2' }, xff));
+    assert.notEqual(a, b);
   });
 });
 
@@ -217,6 +225,28 @@ describe('rate-limit hook', () => {
       { key: null },
       'no key is the free tier',
     );
+    await app.close();
+  });
+
+  it('counts a refused bearer key in the IP window: guessing keys uses up the free tier', async () => {
+    const app = await limitedApp(new SqliteStore(':memory:'));
+    const guess = (n: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/submit',
+        remoteAddress: '203.0.113.77',
+        headers: { authorization: `Bearer sk-svc-${n.toString(16).padStart(32, 'f')}` },
+      });
+    for (let i = 0; i < 5; i++) {
+      const r = await guess(i);
+      assert.equal(r.statusCode, 401);
+      assert.equal(r.headers.ratelimit, `"hour";r=${4 - i};t=3599`);
+    }
+    const over = await guess(99);
+    assert.equal(over.statusCode, 429);
+    assert.equal(over.json().code, 'rate_limited');
+    const keyless = await app.inject({ method: 'POST', url: '/api/submit', remoteAddress: '203.0.113.77' });
+    assert.equal(keyless.statusCode, 429, 'the same IP without a key has no fresh window');
     await app.close();
   });
 

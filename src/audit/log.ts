@@ -108,6 +108,23 @@ export class AuditLog {
     });
   }
 
+  /**
+   * Null when the store's log still extends what this process has seen (and its latest checkpoint checks out);
+   * otherwise what is wrong, e.g. a log that shrank because the store was wiped or replaced. For /healthz.
+   */
+  async integrity(): Promise<string | null> {
+    try {
+      await this.refresh();
+    } catch (err) {
+      if (err instanceof AuditIntegrityError) return err.message;
+      throw err;
+    }
+    const latest = await this.latest(this.tree.size);
+    if (!latest) return null;
+    const v = await this.judge(latest.json);
+    return v.ok ? null : v.message;
+  }
+
   /** Is this report hash in the store's log (signed or not, checked or not)? */
   async has(reportHash: string): Promise<boolean> {
     return (await this.store.findLeaf(leafHashOf(reportHash))) >= 0;
@@ -202,7 +219,9 @@ export class AuditLog {
   private async sync(): Promise<void> {
     const size = await this.store.logSize();
     if (size < this.tree.size)
-      throw new AuditIntegrityError('the audit log in the store is shorter than this process has already seen');
+      throw new AuditIntegrityError(
+        `the audit log in the store has ${size} entries, fewer than the ${this.tree.size} this process has already seen: the store was wiped or replaced`,
+      );
     if (size > this.tree.size) {
       const leaves = await this.store.getLeaves(this.tree.size, size);
       if (leaves.length !== size - this.tree.size)

@@ -62,7 +62,14 @@ export function renderBadge(m: BadgeModel, type: BadgeType, style: BadgeStyle): 
     }
   }
   const colour = colours.length ? HEX[colours.reduce(worse)] : HEX.grey;
-  return makeBadge({ label: m.name, message: parts.join(' · '), color: colour, style });
+  return makeBadge({ label: xmlText(m.name), message: parts.join(' · '), color: colour, style });
+}
+
+/** Characters XML 1.0 does not allow in a document (badge-maker escapes markup, not these): dropped. */
+const NOT_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+function xmlText(s: string): string {
+  return s.replace(NOT_XML, '');
 }
 
 /** The image sent instead of a badge on 400/404/500, so an embedded <img> still shows why. */

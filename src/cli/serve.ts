@@ -10,5 +10,6 @@ export async function run(args: string[]): Promise<number | undefined> {
     return 0;
   }
   const code = await main();
-  if (code !== 0) return code;
+  // A failed start exits at once: a store client reconnecting or a timer must not keep a process that will never serve.
+  if (code !== 0) process.exit(code);
 }

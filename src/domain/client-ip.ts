@@ -24,8 +24,15 @@ function normalize(raw: string | undefined): string | null {
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(a);
   if (bracketed) a = bracketed[1]!;
   a = a.toLowerCase().replace(/%.*$/, '');
-  if (a.startsWith('::ffff:') && isIP(a.slice(7)) === 4) a = a.slice(7);
-  return isIP(a) ? a : null;
+  const kind = isIP(a);
+  if (kind === 6) {
+    // IPv4-mapped (::ffff:a.b.c.d, ::ffff:7f00:1, 0:0:0:0:0:ffff:…) is the IPv4 client: fold it, so it is
+    // limited per address like IPv4 and not per the one /64 all mapped addresses share.
+    const g = ipv6Groups(a);
+    if (g && g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff)
+      return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  }
+  return kind ? a : null;
 }
 
 /** The client's address as the service should believe it. */

@@ -8,6 +8,13 @@
  * A provider error never fails the caller's request: send() answers false (the route reports
  * `email_sent: false`) and logs a warning without the message body or any secret. Every user value that
  * goes into HTML mail is escaped; subjects are stripped of control characters (no header injection).
+ *
+ * Abuse policy (anyone can make the service write to any address through the public forms):
+ * - Subjects carry no text a requester chose (ids and positions only).
+ * - Mail to the requester's (unverified) address carries no free text they chose: the waitlist confirmation
+ *   states the position, the submission confirmation the id. Admin notices show the fields, HTML-escaped.
+ * - At most SVC_MAIL_PER_RECIPIENT_DAY messages (default 5) go to one address per UTC day, counted in the store
+ *   (shared by every instance); past that, send() answers false and logs it. Admin notices are not capped.
  */
 import nodemailer, { type TransportOptions } from 'nodemailer';
 import type { Config } from '../config.ts';
@@ -125,10 +132,10 @@ export interface WaitlistMailInput {
 }
 
 export function waitlistConfirmation(w: WaitlistMailInput): MailMessage {
+  // Mail to an address nobody has verified carries no text the requester chose (no name, no organization):
+  // otherwise the form would send anyone's words to any inbox.
   const body = render(`You are on the waitlist, at position ${w.position}. We will write when your access is ready.`, [
     ['Position', w.position],
-    ['Name', w.name],
-    ['Organization', w.organization],
   ]);
   return { to: w.email, subject: `You're on the waitlist (position ${w.position})`, ...body };
 }
@@ -141,7 +148,7 @@ export function waitlistAdminNotice(admin: string, w: WaitlistMailInput): MailMe
     ['Organization', w.organization],
     ['Use case', w.useCase],
   ]);
-  return { to: admin, subject: safeSubject(`Waitlist #${w.position}: ${w.email}`), ...body };
+  return { to: admin, subject: `Waitlist sign-up #${w.position}`, ...body };
 }
 
 /** The fields of a stored submission that its emails show. */
@@ -155,12 +162,10 @@ export function submissionConfirmation(s: SubmissionMailInput, statusLink?: stri
     'We received your model submission and queued it for evaluation by the judge ensemble (target turnaround 48 hours for frontier models). We will write to this address when scoring completes.',
     [
       ['Submission id', s.id],
-      ['Model', s.modelName],
-      ['Vendor', s.vendor],
       ['Status page (keep this link private)', statusLink],
     ],
   );
-  return { to: s.contactEmail, subject: safeSubject(`Submission received: ${s.modelName}`), ...body };
+  return { to: s.contactEmail, subject: `Submission received (id ${s.id})`, ...body };
 }
 
 export function submissionAdminNotice(admin: string, s: SubmissionMailInput): MailMessage {
@@ -172,7 +177,7 @@ export function submissionAdminNotice(admin: string, s: SubmissionMailInput): Ma
     ['Contact', s.contactEmail],
     ['Notes', s.notes],
   ]);
-  return { to: admin, subject: safeSubject(`Submission ${s.id}: ${s.modelName} (${s.vendor})`), ...body };
+  return { to: admin, subject: `New model submission ${s.id}`, ...body };
 }
 
 /** The link that activates a key requested with a plan (the key itself is never mailed). */
@@ -199,4 +204,37 @@ export async function sendWithAdminCopy(
 ): Promise<boolean> {
   const results = await Promise.all([mailer.send(confirmation), ...(adminNotice ? [mailer.send(adminNotice)] : [])]);
   return results.every(Boolean);
+}
+
+export interface MailCapLogger {
+  warn(obj: object, msg?: string): void;
+}
+
+/** A mailer that sends at most `perDay` messages to one address per UTC day (the admin address is exempt). */
+export function capPerRecipient(
+  mailer: Mailer,
+  counter: { hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number }> },
+  opts: { perDay: number; exempt?: string; now?: () => number; log: MailCapLogger },
+): Mailer {
+  const day = 86_400_000;
+  const exempt = opts.exempt?.toLowerCase();
+  return {
+    async send(msg) {
+      const to = msg.to.trim().toLowerCase();
+      if (to !== exempt) {
+        let count: number;
+        try {
+          count = (await counter.hit(`mail:${to}`, day, (opts.now ?? Date.now)())).count;
+        } catch {
+          opts.log.warn({}, 'mail cap could not be counted (store error): message not sent');
+          return false;
+        }
+        if (count > opts.perDay) {
+          opts.log.warn({ cap: opts.perDay }, 'mail cap reached for a recipient today: message not sent');
+          return false;
+        }
+      }
+      return mailer.send(msg);
+    },
+  };
 }

@@ -6,7 +6,8 @@
  * Input: JSON Lines, one transcript a line:
  *   {"model": "<slug>", "name"?: "...", "vendor"?: "...", "suite"?: "<prompt set>", "prompt": "...", "response": "...",
  *    "judge_scores"?: {"<judge name>": {"ev": 0-10, "me": …, "il": …, "ia": …, "fa": …}}, …other fields ignored}
- * Limits: prompt 10000 and response 50000 code points (contract), name and vendor 500, a line 1 MB.
+ * Limits: prompt 10000 and response 50000 code points (contract), name and vendor 500 with no control
+ * characters (C0, DEL), a line 1 MB.
  *
  * Cross-judge reliability: when lines carry judge_scores, every pair of judges (the engine and each named
  * judge) is compared over the transcripts both scored, dimension by dimension, with Cohen's kappa on binned
@@ -73,6 +74,7 @@ export interface IngestLine {
 export class IngestError extends Error {}
 
 const SLUG = new RegExp(SLUG_PATTERN);
+const CONTROL = /[\u0000-\u001f\u007f]/;
 const SUITE = new RegExp(SUITE_PATTERN);
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -110,6 +112,8 @@ export function parseIngestLine(raw: string): IngestLine {
     if (s === undefined || s === null) continue;
     if (typeof s !== 'string' || s.trim() === '' || codePoints(s) > max)
       throw new IngestError(`${field} must be a non-empty string of at most ${max} characters`);
+    // Names end up in badges (XML), pages and headers: C0 controls and DEL are never part of a model's name.
+    if (CONTROL.test(s)) throw new IngestError(`${field} must not contain control characters (U+0000-U+001F, U+007F)`);
     line[field] = s;
   }
   if (v.suite !== undefined && v.suite !== null) {

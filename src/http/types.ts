@@ -10,6 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.ts';
 import type { DatasetSource } from '../domain/dataset.ts';
 import type { Mailer } from '../domain/email.ts';
+import type { Readiness } from '../startup.ts';
 import type { Store } from '../store/types.ts';
 
 /** Fastify with the TypeBox type provider: route schemas give the handlers their types. */
@@ -31,8 +32,12 @@ export interface AppDeps {
   now?: () => number;
   /** The audit log over `store` (built from config.signingKey and `now` when not given; main shares its own). */
   audit?: AuditLog;
+  /** Start-up work /healthz waits for (main passes one; tests may). */
+  readiness?: Readiness;
   /** Pino options or false; defaults to config.logLevel. */
   logger?: boolean | object;
+  /** A pino logger to use instead (main passes its own, with a buffered destination). */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** AppDeps with the defaults filled in, as route plugins receive them. */

@@ -24,16 +24,26 @@
  * So do the audit-log reads (log): their cap is generous, so that a verifier walking inclusion and consistency
  * proofs never meets it, and only there to stop one client from hammering the store with proof computations.
  *
- * Fail-open policy: with no store configured (`memory`) the counts live in this process only. When the
- * configured store fails, the limiter falls back to in-process counts at once (logged once per outage),
- * probes the store at most once a second in the background, and returns to it when it answers (logged once).
- * During an outage each instance enforces the caps on its own, so several instances admit up to N times the
- * cap; refusing all traffic while the store is down would be worse for a scoring API.
+ * Store failure policy (SVC_LIMIT_ON_STORE_ERROR). With no store configured (`memory`) the counts live in memory.
+ * When the configured store fails to count (unreachable, or a write that cannot commit, e.g. a full disk):
+ * - `open` (default): the limiter falls back to in-memory counts at once (a warning naming the error, once per
+ *   outage), probes the store at most once a second in the background, and returns to it when it answers (logged
+ *   once). Refusing all traffic while the store is down would be worse for a scoring API.
+ * - `closed`: every limited request answers 500 `store_unavailable` until the store counts again (the same log
+ *   lines). For operators who prefer refusing to admitting uncounted traffic.
+ * In-memory counts are exact across the workers of one `svc serve` (SVC_WORKERS > 1): a worker does not count in
+ * its own memory but asks the primary process over the cluster IPC channel (src/cluster.ts), which holds the one
+ * set of counters, so N workers never admit N times the cap. Separate machines (or separate `svc serve`
+ * processes) during a store outage each count on their own.
  *
  * Headers follow draft-ietf-httpapi-ratelimit-headers-10 (structured fields with a named policy):
  * `RateLimit-Policy: "hour";q=100;w=3600` and `RateLimit: "hour";r=42;t=1800`; a 429 also carries
  * Retry-After in seconds until the window resets.
  */
+import cluster from 'node:cluster';
+import { PrimaryCounter } from '../cluster.ts';
+import { AppError } from '../errors.ts';
+import { rateLimitRejections } from '../metrics.ts';
 import { MemoryStore } from '../store/memory/index.ts';
 import { isStoreConfigured } from '../config.ts';
 import type { RateLimitStore, Store } from '../store/types.ts';
@@ -63,15 +73,16 @@ export interface Decision {
 }
 
 export class RateLimiter {
-  private readonly fallback = new MemoryStore();
+  private readonly fallback: Pick<RateLimitStore, 'hit'> = cluster.isWorker ? new PrimaryCounter() : new MemoryStore();
   private down = false;
   private probing = false;
   private nextProbeMs = 0;
 
   constructor(
-    private readonly store: Pick<Store, 'kind' | 'ping'> & RateLimitStore,
+    private readonly store: Pick<Store, 'kind' | 'ping' | 'hit'> & Partial<Pick<RateLimitStore, 'hitAndConsume'>>,
     private readonly log: LimitLogger,
     private readonly clock: () => number = Date.now,
+    private readonly onStoreError: 'open' | 'closed' = 'open',
   ) {}
 
   /** True while counts are kept in the store (not in this process). */
@@ -79,37 +90,70 @@ export class RateLimiter {
     return isStoreConfigured(this.store) && !this.down;
   }
 
-  /** Count one request by `subject` (e.g. an IP or `key:<id>`) against `cap` per hour for `op`. */
-  async take(op: LimitName, subject: string, cap: number): Promise<Decision> {
+  /**
+   * Count one request by `subject` (e.g. an IP or `key:<id>`) against `cap` per hour for `op`. With `keyHash`, the
+   * same atomic step also takes one call from that key's allowance when the request is within the cap
+   * (`callsRemaining`: the allowance left, -1 when none was, null when nothing was taken).
+   */
+  async take(
+    op: LimitName,
+    subject: string,
+    cap: number,
+    keyHash?: string,
+  ): Promise<Decision & { callsRemaining: number | null }> {
     const now = this.clock();
-    const { count, resetMs } = await this.hit(`${op}:${subject}`, now);
+    const { count, resetMs, callsRemaining } = await this.hit(`${op}:${subject}`, now, cap, keyHash);
     return {
       allowed: count <= cap,
       limit: cap,
       remaining: Math.max(0, cap - count),
       resetSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
+      callsRemaining,
     };
   }
 
-  private async hit(key: string, now: number): Promise<{ count: number; resetMs: number }> {
-    if (!isStoreConfigured(this.store)) return this.fallback.hit(key, WINDOW_MS, now);
+  private async hit(
+    key: string,
+    now: number,
+    cap: number,
+    keyHash: string | undefined,
+  ): Promise<{ count: number; resetMs: number; callsRemaining: number | null }> {
+    if (!isStoreConfigured(this.store))
+      return { ...(await this.fallback.hit(key, WINDOW_MS, now)), callsRemaining: null };
     if (this.down) {
       this.maybeProbe();
-      return this.fallback.hit(key, WINDOW_MS, now);
+      return this.degraded(key, now);
     }
     try {
-      return await this.store.hit(key, WINDOW_MS, now);
+      if (keyHash !== undefined && this.store.hitAndConsume)
+        return await this.store.hitAndConsume(key, WINDOW_MS, now, cap, keyHash);
+      return { ...(await this.store.hit(key, WINDOW_MS, now)), callsRemaining: null };
     } catch (err) {
+      if (err instanceof AppError && err.code !== 'store_unavailable') throw err;
       if (!this.down) {
         this.down = true;
         this.nextProbeMs = Date.now() + 1000;
         this.log.warn(
-          { store: this.store.kind, err: (err as Error).message },
-          'rate-limit store unavailable: counting in memory until it returns',
+          { store: this.store.kind, err: (err as Error).message, policy: this.onStoreError },
+          this.onStoreError === 'open'
+            ? 'rate-limit store unavailable: counting in memory until it returns (SVC_LIMIT_ON_STORE_ERROR=open)'
+            : 'rate-limit store unavailable: refusing limited requests until it returns (SVC_LIMIT_ON_STORE_ERROR=closed)',
         );
       }
-      return this.fallback.hit(key, WINDOW_MS, now);
+      return this.degraded(key, now);
     }
+  }
+
+  /** During a store outage: the policy's answer. */
+  private async degraded(key: string, now: number): Promise<{ count: number; resetMs: number; callsRemaining: null }> {
+    if (this.onStoreError === 'closed') {
+      rateLimitRejections.inc({ operation: key.slice(0, key.indexOf(':')), reason: 'store_error' });
+      throw new AppError(
+        'store_unavailable',
+        'Requests cannot be counted: the data store is unavailable; try again shortly.',
+      );
+    }
+    return { ...(await this.fallback.hit(key, WINDOW_MS, now)), callsRemaining: null };
   }
 
   private maybeProbe(): void {

@@ -14,6 +14,18 @@ export interface RateLimitStore {
    * Hits past the cap are still counted (the caller compares). Entries expire after their window.
    */
   hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * A keyed request's counters in one atomic step: count the hit as hit() does and, when the count is within
+   * `cap`, take one call from the allowance of the key with hash `keyHash` (as consumeCall). `callsRemaining` is
+   * consumeCall's answer, or null when the hit was over the cap (nothing taken).
+   */
+  hitAndConsume(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    cap: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number; callsRemaining: number | null }>;
 }
 
 export interface ApiKeyRecord {

@@ -4,6 +4,8 @@
  * (the stack goes to the log with the request id, and `detail` carries only that id).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AuditIntegrityError } from '../../audit/log.ts';
+import { placeholderBadge } from '../../badge/index.ts';
 import { AppError, errorBody, statusOf, type ErrorCode, type ErrorExtra } from '../../errors.ts';
 import type { App } from '../types.ts';
 
@@ -62,9 +64,28 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
 
 export function registerErrorHandler(app: App): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // Badges are images wherever they are embedded: any refusal on a badge path (a bad bearer key's 401, a 429)
+    // is a placeholder SVG with the status, never JSON.
+    if (err instanceof AppError && request.url.startsWith('/api/badge')) {
+      for (const [k, v] of Object.entries(err.extra.headers ?? {})) reply.header(k, v);
+      return reply
+        .code(err.status)
+        .header('cache-control', 'no-store')
+        .type('image/svg+xml; charset=utf-8')
+        .send(placeholderBadge(err.status === 401 ? 'bad API key' : err.status === 429 ? 'rate limited' : 'error'));
+    }
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err, code: err.code }, err.message);
       return sendError(reply, err.code, err.message, err.extra);
+    }
+    if (err instanceof AuditIntegrityError) {
+      request.log.error({ err: err.message }, 'audit log integrity');
+      return sendError(
+        reply,
+        'audit_log_corrupt',
+        `The audit log failed its integrity check: ${err.message}. Reports cannot be verified until an operator restores the store.`,
+        { detail: `request id ${request.id}` },
+      );
     }
     if (err.validation) {
       return sendError(reply, 'bad_request', validationMessage(err), {

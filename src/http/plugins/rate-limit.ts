@@ -8,6 +8,7 @@ import { clientIp, rateLimitSubject } from '../../domain/client-ip.ts';
 import { DAY_MS } from '../../domain/keys.ts';
 import { AppError, rateLimitMessage } from '../../errors.ts';
 import { KEYED_OPERATIONS, LIMITS, RateLimiter, type LimitName } from '../../ratelimit/index.ts';
+import { rateLimitRejections } from '../../metrics.ts';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { App, Deps } from '../types.ts';
 
@@ -22,7 +23,7 @@ export function registerRateLimit(
   app: App,
   deps: Pick<Deps, 'store' | 'config' | 'now'> & { log?: App['log'] },
 ): RateLimiter {
-  const limiter = new RateLimiter(deps.store, deps.log ?? app.log, deps.now);
+  const limiter = new RateLimiter(deps.store, deps.log ?? app.log, deps.now, deps.config.limitOnStoreError);
   // The hook is added to the limited routes only: the read routes, the hot path, pay nothing for it, not even
   // the look-up of their route config. It goes first among the route's own hooks, so it runs after the scope's
   // (auth) and before a route's own refusals (the council's keyless 401), which therefore still count.
@@ -44,18 +45,22 @@ export function registerRateLimit(
     // call can be dozens of model calls.
     const cap =
       op === 'council' ? deps.config.council.hourlyLimit : key ? Math.max(LIMITS[op], key.rateLimit) : LIMITS[op];
-    const d = await limiter.take(op, subject, cap);
+    // With a key: the window count and the call taken from the allowance are one atomic store step.
+    const d = await limiter.take(op, subject, cap, key?.hash);
     const headers: Record<string, string> = {
       'ratelimit-policy': `"hour";q=${d.limit};w=3600`,
       ratelimit: `"hour";r=${d.remaining};t=${d.resetSeconds}`,
     };
     reply.headers(headers);
+    // A refused bearer key (see the auth plugin) was counted in the IP window just now: 401, or 429 past the cap.
+    if (request.authError && d.allowed) throw request.authError;
     if (!d.allowed) {
+      rateLimitRejections.inc({ operation: op, reason: 'rate_limited' });
       throw new AppError('rate_limited', rateLimitMessage(cap), {
         headers: { ...headers, 'retry-after': String(d.resetSeconds) },
       });
     }
-    if (key && (await deps.store.consumeCall(key.hash)) < 0) {
+    if (key && (d.callsRemaining ?? (await deps.store.consumeCall(key.hash))) < 0) {
       // A key never leaves its holder worse off than no key (docs/decisions.md): with its allowance used up, the
       // call counts against the free tier's per-IP cap, and the headers say so.
       const ip = rateLimitSubject(clientIp(request.socket.remoteAddress, request.headers, deps.config.trustProxy));
@@ -66,6 +71,7 @@ export function registerRateLimit(
         'svc-allowance': `exhausted; tier=free; refill=${Math.ceil((DAY_MS - (deps.now() % DAY_MS)) / 1000)}`,
       };
       reply.headers(freeHeaders);
+      if (!free.allowed) rateLimitRejections.inc({ operation: op, reason: 'rate_limited' });
       if (!free.allowed)
         throw new AppError('rate_limited', rateLimitMessage(LIMITS[op]), {
           headers: { ...freeHeaders, 'retry-after': String(free.resetSeconds) },

@@ -1,7 +1,9 @@
 /**
  * GET /healthz (self-hosted). Ready = the dataset is loaded and, when a store is configured, it answers a ping.
  * kv is true only when a store is configured and reachable, i.e. rate limiting is durable. `memory` is
- * "not configured": 200 with kv false. A configured store that does not answer: 503.
+ * "not configured": 200 with kv false. 503 `not_ready` when a configured store does not answer, while the bundled
+ * reports are not yet certified (start-up retries that), or when the audit log fails its integrity check (e.g. the
+ * store was wiped under a running process, so the log shrank).
  */
 import { Type } from '@sinclair/typebox';
 import { isStoreConfigured } from '../../config.ts';
@@ -11,6 +13,7 @@ import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
 
 export async function healthRoutes(app: App, deps: Deps): Promise<void> {
+  const { audit } = deps;
   app.get(
     '/healthz',
     {
@@ -34,6 +37,10 @@ export async function healthRoutes(app: App, deps: Deps): Promise<void> {
       const configured = isStoreConfigured(deps.store);
       const reachable = configured ? await deps.store.ping() : false;
       if (configured && !reachable) throw new AppError('not_ready', 'Not ready: the configured store is not reachable');
+      const pending = deps.readiness?.reason();
+      if (pending) throw new AppError('not_ready', `Not ready: ${pending}`);
+      const broken = configured ? await audit.integrity().catch((err: Error) => err.message) : null;
+      if (broken) throw new AppError('not_ready', `Not ready: the audit log failed its integrity check: ${broken}`);
       reply.header('cache-control', 'no-store');
       return {
         ok: true,

@@ -8,6 +8,7 @@ import { HONESTY_KEYS, SYCO_DIMS } from '../../dimensions.ts';
 import { modelRewrite } from '../../domain/model-rewrite.ts';
 import { honestyReport, VERDICTS } from '../../scoring/honesty.ts';
 import { ErrorSchema, PromptField, ResponseField, StringEnum } from '../schemas/core.ts';
+import { timeEngine } from '../../metrics.ts';
 import type { App, Deps } from '../types.ts';
 
 export const HonestyBody = Type.Object(
@@ -99,7 +100,7 @@ export async function honestyRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request) => {
       const { prompt, response } = request.body;
-      const report = honestyReport({ prompt, response });
+      const report = timeEngine('honesty', () => honestyReport({ prompt, response }));
       if (client && report.verdict !== 'honest') {
         const model = await modelRewrite(client, prompt, response);
         if ('text' in model) return { ...report, honest_rewrite: model.text, rewrite_source: 'llm' as const };

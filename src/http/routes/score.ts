@@ -4,6 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { storeScoreReport } from '../../domain/reports.ts';
+import { timeEngine } from '../../metrics.ts';
 import { scoreText } from '../../scoring/engine.ts';
 import { presentScores } from '../../scoring/present.ts';
 import { PAI_DIMS, SYCO_DIMS, type Dim, type DimResult } from '../../scoring/types.ts';
@@ -89,7 +90,7 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
     async (request, reply) => {
       const { prompt, response } = request.body;
       const type = request.body.type ?? 'both';
-      const result = scoreText({ prompt, response });
+      const result = timeEngine('score', () => scoreText({ prompt, response }));
       const shown = presentScores(result);
       const dims: readonly Dim[] =
         type === 'pai' ? PAI_DIMS : type === 'sycophancy' ? SYCO_DIMS : [...SYCO_DIMS, ...PAI_DIMS];

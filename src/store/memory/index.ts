@@ -35,6 +35,17 @@ export class MemoryStore implements Store {
     return { count: 1, resetMs };
   }
 
+  async hitAndConsume(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    cap: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number; callsRemaining: number | null }> {
+    const h = await this.hit(key, windowMs, nowMs);
+    return { ...h, callsRemaining: h.count <= cap ? await this.consumeCall(keyHash) : null };
+  }
+
   private sweep(nowMs: number): void {
     this.hitsSinceSweep = 0;
     for (const [k, v] of this.windows) if (v.resetMs <= nowMs) this.windows.delete(k);

@@ -28,6 +28,16 @@ local r = redis.call('HGET', KEYS[1], 'callsRemaining')
 if not r or tonumber(r) <= 0 then return -1 end
 return redis.call('HINCRBY', KEYS[1], 'callsRemaining', -1)`);
 
+// KEYS[1] = the window's counter, KEYS[2] = key:<hash>; ARGV[1] = ms until the window ends, ARGV[2] = cap.
+// Returns {count, callsRemaining} with callsRemaining -2 when over the cap (nothing taken), -1 when none was left.
+const HIT_CONSUME = new Script(`
+local n = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+if n > tonumber(ARGV[2]) then return {n, -2} end
+local r = redis.call('HGET', KEYS[2], 'callsRemaining')
+if not r or tonumber(r) <= 0 then return {n, -1} end
+return {n, redis.call('HINCRBY', KEYS[2], 'callsRemaining', -1)}`);
+
 // KEYS[1] = keyid:<id>; ARGV[1] = prefix; then field/value pairs; '' as verifyTokenHash clears it.
 const UPDATE_KEY = new Script(`
 local h = redis.call('GET', KEYS[1])
@@ -289,6 +299,25 @@ export class RedisStore implements Store {
     });
   }
 
+  hitAndConsume(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    cap: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number; callsRemaining: number | null }> {
+    return this.run(async () => {
+      const start = Math.floor(nowMs / windowMs) * windowMs;
+      const resetMs = start + windowMs;
+      const [count, left] = (await this.eval(
+        HIT_CONSUME,
+        [this.k(`rl:${windowMs}:${start}:${key}`), this.k(`key:${keyHash}`)],
+        [Math.max(1, resetMs - nowMs), cap],
+      )) as [number, number];
+      return { count: Number(count), resetMs, callsRemaining: Number(left) === -2 ? null : Number(left) };
+    });
+  }
+
   createKey(rec: ApiKeyRecord): Promise<void> {
     return this.run(async () => {
       const m = this.client
@@ -546,6 +575,24 @@ export class RedisStore implements Store {
 
   setIfAbsent(key: string, value: string): Promise<string> {
     return this.run(async () => String(await this.eval(SET_IF_ABSENT, [this.k(`kv:${key}`)], [value])));
+  }
+
+  /**
+   * Does the server persist every acknowledged write? Durable means the append-only file is on
+   * (`appendonly yes`) with `appendfsync always` or `everysec` (at most a second of writes lost in a crash).
+   * RDB snapshots alone (`save …`) lose everything since the last snapshot. `durable: null` when the server
+   * refuses CONFIG (managed Redis often does): the operator has to check.
+   */
+  async persistence(): Promise<{ durable: boolean | null; detail: string }> {
+    try {
+      const [, aof] = (await this.client.call('CONFIG', 'GET', 'appendonly')) as [string, string];
+      const [, fsync] = (await this.client.call('CONFIG', 'GET', 'appendfsync')) as [string, string];
+      const [, save] = (await this.client.call('CONFIG', 'GET', 'save')) as [string, string];
+      const durable = aof === 'yes' && (fsync === 'always' || fsync === 'everysec');
+      return { durable, detail: `appendonly=${aof} appendfsync=${fsync} save="${save}"` };
+    } catch (err) {
+      return { durable: null, detail: `CONFIG GET refused: ${(err as Error).message.split('\n')[0]}` };
+    }
   }
 
   /** True when the server answers PING within 500 ms; never throws. */

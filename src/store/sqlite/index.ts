@@ -9,11 +9,52 @@
  * exact across processes), about 10x cheaper per write. A killed process loses nothing; a power cut may
  * forget the last moments of counts, which only lets a client a few calls more. Key records, the waitlist,
  * submissions, reports and the log stay FULL.
+ *
+ * Write path under load:
+ * - A request's counters (its rate-limit window and, with a key, the call taken from the allowance) are written
+ *   in one transaction (hitAndConsume). Every counter write runs inside an explicit transaction, so a COMMIT that
+ *   fails (disk full, I/O error) throws: `.get()` on a bare `INSERT … RETURNING` returned the row even when the
+ *   autocommit failed, and the limiter admitted everyone while nothing was counted.
+ * - Checkpoints never run on the event loop: both connections have wal_autocheckpoint off, and a worker thread
+ *   with its own connection runs `wal_checkpoint(PASSIVE)` every 200 ms (PASSIVE never waits for writers), so a
+ *   commit never pays for copying the WAL into the database or for its fsync. journal_size_limit (16 MB) truncates
+ *   the WAL file when it is reset, so it stays bounded instead of growing to hundreds of MB.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { ApiKeyRecord, EvalJob, JobPatch, JobProgress, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+
+const WAL_LIMIT_BYTES = 16 * 1024 * 1024;
+const CHECKPOINT_EVERY_MS = 200;
+
+/**
+ * The checkpointing thread: plain JavaScript (worker threads do not get the TypeScript loader), with its own
+ * connection to the file. PASSIVE copies what it can without waiting for any writer or reader.
+ */
+const CHECKPOINTER = `
+const { workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+db.pragma('journal_size_limit = ' + workerData.limit);
+setInterval(() => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+}, workerData.every);
+`;
+
+function startCheckpointer(file: string, onLost: () => void): Worker {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const w = new Worker(CHECKPOINTER, {
+    eval: true,
+    workerData: { file, driver, limit: WAL_LIMIT_BYTES, every: CHECKPOINT_EVERY_MS },
+  });
+  w.on('error', onLost);
+  w.unref();
+  return w;
+}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rate_limits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_ms INTEGER NOT NULL) WITHOUT ROWID;
@@ -134,6 +175,15 @@ export class SqliteStore implements Store {
   private readonly counters: Database.Database;
   private hitsSinceSweep = 0;
   private readonly q;
+  private readonly checkpointer: Worker | undefined;
+  /** One transaction: count the hit; when cap >= 0 and the hit is within it, take a call from keyHash's allowance. */
+  private readonly txHit: (
+    key: string,
+    resetMs: number,
+    cap: number,
+    keyHash: string,
+    consumed?: (remaining: number) => void,
+  ) => number;
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -152,6 +202,14 @@ export class SqliteStore implements Store {
       this.counters = new Database(file);
       this.counters.pragma('busy_timeout = 5000');
       this.counters.pragma('synchronous = NORMAL');
+      for (const c of [this.db, this.counters]) {
+        c.pragma('wal_autocheckpoint = 0');
+        c.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
+      }
+      this.checkpointer = startCheckpointer(file, () => {
+        // No checkpointing thread: checkpoint inline again rather than let the WAL grow without end.
+        for (const c of [this.db, this.counters]) if (c.open) c.pragma('wal_autocheckpoint = 1000');
+      });
     }
     const db = this.db;
     this.q = {
@@ -224,16 +282,39 @@ export class SqliteStore implements Store {
       insertSetting: db.prepare<[string, string]>('INSERT OR IGNORE INTO settings(key, value) VALUES (?, ?)'),
       getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
     };
+    const q = this.q;
+    this.txHit = this.counters.transaction((key, resetMs, cap, keyHash, consumed) => {
+      const count = q.hit.get(key, resetMs)!.count;
+      if (cap >= 0 && count <= cap) consumed?.(q.consume.get(keyHash)?.calls_remaining ?? -1);
+      return count;
+    });
   }
 
   async hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }> {
     const resetMs = Math.floor(nowMs / windowMs) * windowMs + windowMs;
+    this.maybeSweep(nowMs);
+    return { count: this.txHit(`${windowMs}:${key}`, resetMs, -1, ''), resetMs };
+  }
+
+  async hitAndConsume(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    cap: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number; callsRemaining: number | null }> {
+    const resetMs = Math.floor(nowMs / windowMs) * windowMs + windowMs;
+    this.maybeSweep(nowMs);
+    let callsRemaining: number | null = null;
+    const count = this.txHit(`${windowMs}:${key}`, resetMs, cap, keyHash, (r) => (callsRemaining = r));
+    return { count, resetMs, callsRemaining };
+  }
+
+  private maybeSweep(nowMs: number): void {
     if (++this.hitsSinceSweep >= 10_000) {
       this.hitsSinceSweep = 0;
-      this.q.sweep.run(nowMs);
+      this.counters.transaction(() => this.q.sweep.run(nowMs))();
     }
-    const row = this.q.hit.get(`${windowMs}:${key}`, resetMs);
-    return { count: row!.count, resetMs };
   }
 
   async createKey(rec: ApiKeyRecord): Promise<void> {
@@ -253,7 +334,7 @@ export class SqliteStore implements Store {
   }
 
   async consumeCall(hash: string): Promise<number> {
-    return this.q.consume.get(hash)?.calls_remaining ?? -1;
+    return this.counters.transaction(() => this.q.consume.get(hash)?.calls_remaining ?? -1)();
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
@@ -547,6 +628,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.terminate();
     if (this.counters.open) this.counters.close();
     if (this.db.open) this.db.close();
   }

@@ -1,0 +1,100 @@
+/**
+ * Errors raised before a route runs: the router (a URL that does not decode, a path parameter over the length
+ * limit) and Node's HTTP parser (headers too large, a malformed request line, a timeout, an `Expect` other than
+ * 100-continue). Fastify answers these with its own JSON or Node writes a bare status line; here they get the
+ * service's Error body with a catalogue code, an `X-Request-Id` and the same security headers as every answer,
+ * and a badge path gets a placeholder SVG instead of JSON, so an `<img>` still shows why.
+ *
+ * | cause | status | code |
+ * |---|---|---|
+ * | URL with a bad percent-escape | 400 | bad_request |
+ * | path parameter longer than the router's limit | 414 | uri_too_long |
+ * | request line or headers over the size limit | 431 | headers_too_large |
+ * | `Expect:` other than 100-continue | 417 | expectation_failed |
+ * | headers or body not received in time | 408 | request_timeout |
+ * | anything else the parser refuses | 400 | bad_request |
+ */
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { placeholderBadge } from '../../badge/index.ts';
+import { AppError, type ErrorCode } from '../../errors.ts';
+
+/** Headers every answer carries, also the ones written straight to a socket. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = { 'x-content-type-options': 'nosniff' };
+
+const BADGE_PATH = /^\/api\/badge(?:\/|\?|$)/;
+
+/** The router's refusals (Fastify `frameworkErrors`), answered like any route's error. */
+export function frameworkErrorAnswer(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const e = tooLong
+    ? new AppError('uri_too_long', 'The URL path is too long')
+    : new AppError('bad_request', 'Malformed URL: it does not decode (check its percent-escapes)');
+  reply.header('x-request-id', request.id);
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
+  const url = request.raw.url ?? '';
+  if (url.startsWith('/api/')) reply.header('access-control-allow-origin', '*');
+  if (BADGE_PATH.test(url)) {
+    reply
+      .code(e.status)
+      .header('cache-control', 'public, max-age=60')
+      .type('image/svg+xml; charset=utf-8')
+      .send(placeholderBadge(tooLong ? 'URL too long' : 'bad URL'));
+    return;
+  }
+  reply.code(e.status).type('application/json; charset=utf-8').send(JSON.stringify(e.toBody()));
+}
+
+function clientErrorOf(err: NodeJS.ErrnoException): { code: ErrorCode; message: string } {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { code: 'headers_too_large', message: 'Request line or headers are too large' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return { code: 'request_timeout', message: 'The request was not received in time' };
+    default:
+      return { code: 'bad_request', message: 'Malformed HTTP request' };
+  }
+}
+
+/** A complete HTTP/1.1 answer as raw bytes, for the paths where no request object exists. */
+function rawAnswer(status: number, requestId: string, body: string, type = 'application/json; charset=utf-8'): string {
+  const headers = {
+    'content-type': type,
+    'content-length': String(Buffer.byteLength(body)),
+    'x-request-id': requestId,
+    ...SECURITY_HEADERS,
+    connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/** Node's parser refusals (Fastify `clientErrorHandler`): the Error body, then the socket is closed. */
+export function makeClientErrorHandler(newId: () => string) {
+  return (err: NodeJS.ErrnoException, socket: Socket): void => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const { code, message } = clientErrorOf(err);
+    const e = new AppError(code, message);
+    if (socket.writable) socket.write(rawAnswer(e.status, newId(), JSON.stringify(e.toBody())));
+    socket.destroy();
+  };
+}
+
+/** `Expect:` with anything but 100-continue (Node's 'checkExpectation' event): 417 with the Error body. */
+export function makeExpectationHandler(newId: () => string) {
+  return (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const e = new AppError('expectation_failed', 'Only "Expect: 100-continue" is supported');
+    const id = newId();
+    const badge = BADGE_PATH.test(req.url ?? '');
+    const body = badge ? placeholderBadge('bad request') : JSON.stringify(e.toBody());
+    res.writeHead(e.status, {
+      'content-type': badge ? 'image/svg+xml; charset=utf-8' : 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': id,
+      ...SECURITY_HEADERS,
+    });
+    res.end(body);
+  };
+}

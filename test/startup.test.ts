@@ -1,0 +1,139 @@
+/**
+ * Start-up as an operator meets it: a fixable mistake prints one line and exits non-zero (no stack trace); the
+ * bundled reports are certified even when the store was unreachable at first, and /healthz is not ready until
+ * then; an audit log that shrank under a running process is a clear error and /healthz fails.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { execFile } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { AuditLog } from '../src/audit/log.ts';
+import { sealReport } from '../src/domain/reports.ts';
+import { Readiness, certifyWithRetry } from '../src/startup.ts';
+import { SqliteStore } from '../src/store/index.ts';
+import { makeApp, silentLog, tmpDir } from './helpers.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+async function serveFails(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  const dir = tmpDir('svc-start-');
+  try {
+    await run(process.execPath, ['bin/svc.js', 'serve'], {
+      cwd: root,
+      timeout: 90_000,
+      env: {
+        PATH: process.env.PATH,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        SVC_STORE_URL: `sqlite:${path.join(dir, 'svc.db')}`,
+        ...env,
+      },
+    });
+    throw new Error('svc serve started although it should have refused');
+  } catch (err) {
+    const e = err as { code?: number; stderr?: string };
+    if (typeof e.code !== 'number') throw err;
+    return { code: e.code, stderr: e.stderr ?? '' };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function assertOneLine(r: { code: number; stderr: string }, pattern: RegExp) {
+  assert.notEqual(r.code, 0);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, `one line, got:\n${r.stderr}`);
+  assert.match(lines[0]!, /^svc: /);
+  assert.match(lines[0]!, pattern);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+}
+
+describe('start-up errors are one clear line', () => {
+  it('a port in use', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      assertOneLine(await serveFails({ PORT: String(port) }), new RegExp(`port ${port} .*already in use`));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('a missing SVC_DATASET', async () => {
+    assertOneLine(await serveFails({ SVC_DATASET: '/nonexistent/leaderboard.json' }), /SVC_DATASET=.* does not exist/);
+  });
+
+  it('a HOST that is not an address of this machine, or does not resolve', async () => {
+    assertOneLine(await serveFails({ HOST: '203.0.113.254' }), /HOST=203\.0\.113\.254 is not an address/);
+    assertOneLine(await serveFails({ HOST: 'no-such-host.invalid' }), /HOST=no-such-host\.invalid/);
+  });
+
+  it('an SVC_SIGNING_KEY that is not an Ed25519 private key, without echoing it', async () => {
+    const r = await serveFails({ SVC_SIGNING_KEY: 'not-a-key-secret-value' });
+    assertOneLine(r, /SVC_SIGNING_KEY/);
+    assert.equal(r.code, 2);
+    assert.doesNotMatch(r.stderr, /secret-value/);
+  });
+});
+
+describe('certification of the bundled reports', () => {
+  it('is retried until the store answers, and /healthz is not ready until then', async () => {
+    const dir = tmpDir('svc-cert-');
+    const reports = path.join(dir, 'reports');
+    fs.mkdirSync(reports);
+    const sealed = sealReport({ schema: 'svc.report/1', model: { slug: 'm', name: 'M', vendor: 'V' }, n: 1 } as never);
+    fs.writeFileSync(path.join(reports, `${sealed.hash}.json`), sealed.json);
+    const store = new SqliteStore(':memory:');
+    let failures = 3;
+    const realAppend = store.appendLeaves.bind(store);
+    store.appendLeaves = async (leaves) => {
+      if (failures-- > 0) throw new Error('store unreachable');
+      return realAppend(leaves);
+    };
+    const readiness = new Readiness();
+    const t = await makeApp({ store, readiness });
+    const app = t.app;
+    const audit = new AuditLog(store);
+    await certifyWithRetry(store, reports, audit, silentLog, readiness, { firstDelayMs: 20, maxDelayMs: 40 });
+    const before = await app.inject('/healthz');
+    assert.equal(before.statusCode, 503);
+    assert.equal(before.json().code, 'not_ready');
+    assert.match(before.json().error, /not certified/);
+    for (let i = 0; i < 100 && readiness.reason() !== null; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(readiness.reason(), null, 'certified after the store came back');
+    assert.equal((await app.inject('/healthz')).statusCode, 200);
+    assert.equal((await audit.check(sealed.hash)).ok, true);
+    await t.close();
+  });
+});
+
+describe('an audit log that shrank', () => {
+  it('is a clear error, and /healthz fails', async () => {
+    const dir = tmpDir('svc-shrink-');
+    const file = path.join(dir, 'svc.db');
+    const store = new SqliteStore(file);
+    const t = await makeApp({ store, env: { SVC_STORE_URL: `sqlite:${file}` } });
+    const { AuditLog } = await import('../src/audit/log.ts');
+    await new AuditLog(store).append(['a'.repeat(64), 'b'.repeat(64)]);
+    assert.equal((await t.app.inject('/api/log/checkpoint')).statusCode, 200);
+    assert.equal((await t.app.inject('/healthz')).statusCode, 200);
+    const other = new Database(file);
+    other.exec('DELETE FROM log_leaves; DELETE FROM checkpoints;');
+    other.close();
+    const health = await t.app.inject('/healthz');
+    assert.equal(health.statusCode, 503);
+    assert.match(health.json().error, /audit log .*fewer than the 2/);
+    const cp = await t.app.inject('/api/log/checkpoint');
+    assert.equal(cp.statusCode, 500);
+    assert.equal(cp.json().code, 'audit_log_corrupt');
+    assert.match(cp.json().error, /store was wiped or replaced/);
+    await t.close();
+  });
+});
