@@ -14,7 +14,7 @@ import { readDatasetFile, type Dataset } from './domain/dataset.ts';
 import { openStoreDatasetSource, takeBundle } from './domain/publication.ts';
 import { reportsDirOf } from './domain/reports.ts';
 import { capPerRecipient, createMailer } from './domain/email.ts';
-import { createLogger, flushLogs, type Logger } from './logging.ts';
+import { createLogger, flushLogs } from './logging.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
 import { runPrimary } from './cluster.ts';
 import { instrumentStore, shareWithPrimary, startMetricsServer } from './metrics.ts';
