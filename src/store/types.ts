@@ -231,3 +231,23 @@ export interface Store
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** The record of a freshly queued evaluation job, the same in every store (a re-queued job keeps its createdAt). */
+export function queuedJob(
+  id: number,
+  params: { apiKeyEnv?: string; model?: string },
+  nowMs: number,
+  createdAt?: string,
+): EvalJob {
+  const at = new Date(nowMs).toISOString();
+  return {
+    id,
+    state: 'queued',
+    ...(params.apiKeyEnv !== undefined && { apiKeyEnv: params.apiKeyEnv }),
+    ...(params.model !== undefined && { model: params.model }),
+    attempts: 0,
+    progress: { done: 0, total: 0, failed: 0 },
+    createdAt: createdAt ?? at,
+    updatedAt: at,
+  };
+}

@@ -2,7 +2,16 @@
  * The in-memory store: the "not configured" store (SVC_STORE_URL=memory) and the rate limiter's fallback
  * during an outage. Nothing survives a restart. Every method is synchronous inside, so each is atomic.
  */
-import type { ApiKeyRecord, EvalJob, JobPatch, JobProgress, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+import {
+  type ApiKeyRecord,
+  type EvalJob,
+  type JobPatch,
+  type JobProgress,
+  queuedJob,
+  type Store,
+  type SubmissionRecord,
+  type WaitlistEntry,
+} from '../types.ts';
 
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
@@ -142,17 +151,7 @@ export class MemoryStore implements Store {
     if (!sub || sub.status === 'rejected') return null;
     const old = this.jobs.get(id);
     if (old && old.state === 'running' && (old.leaseUntil ?? 0) > nowMs) return null;
-    const at = new Date(nowMs).toISOString();
-    const job: EvalJob = {
-      id,
-      state: 'queued',
-      ...(params.apiKeyEnv !== undefined && { apiKeyEnv: params.apiKeyEnv }),
-      ...(params.model !== undefined && { model: params.model }),
-      attempts: 0,
-      progress: { done: 0, total: 0, failed: 0 },
-      createdAt: old?.createdAt ?? at,
-      updatedAt: at,
-    };
+    const job = queuedJob(id, params, nowMs, old?.createdAt);
     this.jobs.set(id, job);
     this.conversations.delete(id);
     sub.status = 'queued';

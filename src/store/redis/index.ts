@@ -12,7 +12,16 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { AppError } from '../../errors.ts';
-import type { ApiKeyRecord, EvalJob, JobPatch, JobProgress, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+import {
+  type ApiKeyRecord,
+  type EvalJob,
+  type JobPatch,
+  type JobProgress,
+  queuedJob,
+  type Store,
+  type SubmissionRecord,
+  type WaitlistEntry,
+} from '../types.ts';
 
 const UNAVAILABLE = 'The data store (Redis) is unavailable; try again shortly.';
 
@@ -431,17 +440,7 @@ export class RedisStore implements Store {
 
   enqueueJob(id: number, params: { apiKeyEnv?: string; model?: string }, nowMs: number): Promise<EvalJob | null> {
     return this.run(async () => {
-      const at = new Date(nowMs).toISOString();
-      const job: EvalJob = {
-        id,
-        state: 'queued',
-        ...(params.apiKeyEnv !== undefined && { apiKeyEnv: params.apiKeyEnv }),
-        ...(params.model !== undefined && { model: params.model }),
-        attempts: 0,
-        progress: { done: 0, total: 0, failed: 0 },
-        createdAt: at,
-        updatedAt: at,
-      };
+      const job = queuedJob(id, params, nowMs);
       const keys = [this.k('sub:status'), this.k('job:rec'), this.k('job:active'), this.k(`job:conv:${id}`)];
       const res = await this.eval(ENQUEUE, keys, [String(id), Math.floor(nowMs), JSON.stringify(job)]);
       return typeof res === 'string' ? (JSON.parse(res) as EvalJob) : null;

@@ -25,7 +25,16 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { ApiKeyRecord, EvalJob, JobPatch, JobProgress, Store, SubmissionRecord, WaitlistEntry } from '../types.ts';
+import {
+  type ApiKeyRecord,
+  type EvalJob,
+  type JobPatch,
+  type JobProgress,
+  queuedJob,
+  type Store,
+  type SubmissionRecord,
+  type WaitlistEntry,
+} from '../types.ts';
 
 const WAL_LIMIT_BYTES = 16 * 1024 * 1024;
 const CHECKPOINT_EVERY_MS = 200;
@@ -457,17 +466,7 @@ export class SqliteStore implements Store {
         if (!sub || sub.status === 'rejected') return null;
         const old = this.readJob(id);
         if (old && old.state === 'running' && (old.leaseUntil ?? 0) > nowMs) return null;
-        const at = new Date(nowMs).toISOString();
-        const job: EvalJob = {
-          id,
-          state: 'queued',
-          ...(params.apiKeyEnv !== undefined && { apiKeyEnv: params.apiKeyEnv }),
-          ...(params.model !== undefined && { model: params.model }),
-          attempts: 0,
-          progress: { done: 0, total: 0, failed: 0 },
-          createdAt: old?.createdAt ?? at,
-          updatedAt: at,
-        };
+        const job = queuedJob(id, params, nowMs, old?.createdAt);
         this.writeJob(job);
         this.q.dropConvs.run(id);
         this.q.setSubStatus.run('queued', id);
