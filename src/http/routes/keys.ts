@@ -1,7 +1,8 @@
 /** POST /api/keys (create, 3/hour per IP) and GET /api/keys (status). Needs a configured store. */
 import { Type } from '@sinclair/typebox';
-import { createApiKey, createPlanKey, keyStatus, PLAN_NAMES } from '../../domain/keys.ts';
+import { createPlanKey, issueApiKey, keyStatus, PLAN_NAMES } from '../../domain/keys.ts';
 import { AppError } from '../../errors.ts';
+import { orRefuse } from '../outcomes.ts';
 import { quickrefKey, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
 import { FormatQuery, PlanField, QuickrefKeySchema, titled } from '../schemas/quickref.ts';
@@ -74,9 +75,11 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
             plan: { type: 'string', enum: PLAN_NAMES },
           },
         });
-      const created = plan
-        ? await createPlanKey(deps, input, plan, deps.now())
-        : { ...(await createApiKey(deps.store, input, deps.now())), emailSent: false };
+      const created = orRefuse(
+        plan
+          ? await createPlanKey(deps, input, plan, deps.now())
+          : { ...(await issueApiKey(deps.store, input, deps.now())), emailSent: false },
+      );
       reply.code(201).header('cache-control', 'no-store');
       if (quickref) return sendQuickref(reply, quickrefKey(created.apiKey, created.record, created.emailSent));
       return { api_key: created.apiKey, created_at: created.record.createdAt, rate_limit: created.record.rateLimit };
@@ -97,7 +100,7 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return keyStatus(deps.store, request.query.key);
+      return orRefuse(await keyStatus(deps.store, request.query.key));
     },
   );
 

@@ -1,6 +1,7 @@
 /** POST /api/waitlist: 201 newly added, 200 already on the list (case-insensitive). 5/hour per IP. */
 import { Type } from '@sinclair/typebox';
 import { joinWaitlist } from '../../domain/waitlist.ts';
+import { waitlistReply } from '../outcomes.ts';
 import { quickrefWaitlist, sendQuickref, wantsQuickref } from '../quickref.ts';
 import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
 import { FormatQuery, QuickrefWaitlistSchema, titled, WaitlistSourceField } from '../schemas/quickref.ts';
@@ -55,7 +56,7 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const res = await joinWaitlist(deps, request.body, deps.now());
+      const res = waitlistReply(await joinWaitlist(deps, request.body, deps.now()));
       if (wantsQuickref(request)) return sendQuickref(reply, quickrefWaitlist(res.body), res.status);
       return res.status === 201 ? reply.code(201).send(res.body) : reply.code(200).send(res.body);
     },
