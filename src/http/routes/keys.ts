@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { createPlanKey, issueApiKey, keyStatus, PLAN_NAMES } from '../../domain/keys.ts';
 import { AppError } from '../../errors.ts';
 import { orRefuse } from '../outcomes.ts';
-import { quickrefKey, sendQuickref, wantsQuickref } from '../quickref.ts';
+import { quickrefKey, sendQuickref } from '../quickref.ts';
 import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
 import { FormatQuery, PlanField, QuickrefKeySchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
@@ -44,7 +44,10 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/api/keys',
     {
-      config: { rateLimit: 'keys' },
+      config: {
+        rateLimit: 'keys',
+        shapes: { hint: (request) => (request.body as { plan?: unknown }).plan !== undefined },
+      },
       schema: {
         summary: 'Create an API key',
         description:
@@ -67,7 +70,7 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request, reply) => {
       const { plan, ...input } = request.body;
-      const quickref = wantsQuickref(request, plan !== undefined);
+      const quickref = request.shape === 'quickref';
       if (quickref && plan === undefined)
         throw new AppError('bad_request', 'Missing required field: plan', {
           required: {

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { joinWaitlist } from '../../domain/waitlist.ts';
 import { waitlistReply } from '../outcomes.ts';
-import { quickrefWaitlist, sendQuickref, wantsQuickref } from '../quickref.ts';
+import { quickrefWaitlist, sendQuickref } from '../quickref.ts';
 import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
 import { FormatQuery, QuickrefWaitlistSchema, titled, WaitlistSourceField } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
@@ -34,7 +34,7 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/api/waitlist',
     {
-      config: { rateLimit: 'waitlist' },
+      config: { rateLimit: 'waitlist', shapes: {} },
       schema: {
         summary: 'Join the waitlist',
         description:
@@ -57,7 +57,7 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request, reply) => {
       const res = waitlistReply(await joinWaitlist(deps, request.body, deps.now()));
-      if (wantsQuickref(request)) return sendQuickref(reply, quickrefWaitlist(res.body), res.status);
+      if (request.shape === 'quickref') return sendQuickref(reply, quickrefWaitlist(res.body), res.status);
       return res.status === 201 ? reply.code(201).send(res.body) : reply.code(200).send(res.body);
     },
   );
