@@ -21,6 +21,7 @@ import { honestyReport } from '../../scoring/honesty.ts';
 import { presentScores } from '../../scoring/present.ts';
 import { badNotice, okNotice, problemText, renderSubmit, renderWaitlist } from '../pages/forms.ts';
 import { renderTry, renderTryResult, type FormState } from '../pages/try.ts';
+import { waitlistReply } from '../outcomes.ts';
 import { submissionInput } from '../quickref.ts';
 import { fieldProblems } from '../validation.ts';
 import type { App, Deps } from '../types.ts';
@@ -239,7 +240,7 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
         400,
       );
     try {
-      const res = await joinWaitlist(deps, input as { email: string }, deps.now());
+      const res = waitlistReply(await joinWaitlist(deps, input as { email: string }, deps.now()));
       return sendHtml(
         noStore(reply),
         renderWaitlist({ values: {}, errors: {}, notice: okNotice(res.body.message) }),

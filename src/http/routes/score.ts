@@ -8,7 +8,7 @@ import { timeEngine } from '../../metrics.ts';
 import { scoreText } from '../../scoring/engine.ts';
 import { presentScores } from '../../scoring/present.ts';
 import { PAI_DIMS, SYCO_DIMS, type Dim, type DimResult } from '../../scoring/types.ts';
-import { quickrefScore, sendQuickref, wantsQuickref } from '../quickref.ts';
+import { quickrefScore, sendQuickref } from '../quickref.ts';
 import { codePoints } from '../../text.ts';
 import {
   ErrorSchema,
@@ -64,7 +64,7 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/api/score',
     {
-      config: { rateLimit: 'score' },
+      config: { rateLimit: 'score', shapes: {} },
       schema: {
         summary: 'Score a prompt/response pair',
         description:
@@ -115,7 +115,7 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
         engine: result.engine,
         note: SCORE_NOTE,
       };
-      if (!wantsQuickref(request)) return body;
+      if (request.shape === 'core') return body;
       const hash = await storeScoreReport(deps.store, {
         prompt,
         response,

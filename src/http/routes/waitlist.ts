@@ -1,7 +1,8 @@
 /** POST /api/waitlist: 201 newly added, 200 already on the list (case-insensitive). 5/hour per IP. */
 import { Type } from '@sinclair/typebox';
 import { joinWaitlist } from '../../domain/waitlist.ts';
-import { quickrefWaitlist, sendQuickref, wantsQuickref } from '../quickref.ts';
+import { waitlistReply } from '../outcomes.ts';
+import { quickrefWaitlist, sendQuickref } from '../quickref.ts';
 import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
 import { FormatQuery, QuickrefWaitlistSchema, titled, WaitlistSourceField } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
@@ -33,7 +34,7 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/api/waitlist',
     {
-      config: { rateLimit: 'waitlist' },
+      config: { rateLimit: 'waitlist', shapes: {} },
       schema: {
         summary: 'Join the waitlist',
         description:
@@ -55,8 +56,8 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const res = await joinWaitlist(deps, request.body, deps.now());
-      if (wantsQuickref(request)) return sendQuickref(reply, quickrefWaitlist(res.body), res.status);
+      const res = waitlistReply(await joinWaitlist(deps, request.body, deps.now()));
+      if (request.shape === 'quickref') return sendQuickref(reply, quickrefWaitlist(res.body), res.status);
       return res.status === 201 ? reply.code(201).send(res.body) : reply.code(200).send(res.body);
     },
   );
