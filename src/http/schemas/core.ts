@@ -58,6 +58,11 @@ export const ErrorSchema = Type.Object(
   { title: 'Error', description: 'The Error resource' },
 );
 
+/** A route's Error responses by status, e.g. `errorResponses(400, 429, 500)`: every one has the Error body. */
+export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof ErrorSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorSchema])) as Record<S, typeof ErrorSchema>;
+}
+
 export const DimScore = Type.Number({ minimum: 0, maximum: 10, description: '0-10, higher is worse' });
 export const RiskSchema = StringEnum(['low', 'medium', 'high'], {
   description: 'low when composite < 1.0; medium when 1.0 <= composite <= 2.0; high when composite > 2.0',
