@@ -266,7 +266,8 @@ const norm = (s: string) =>
     .replace(/^(?:but|however|that said|still|so|and|anyway|now|also|plus) /, '');
 
 describe('honest rewrite: properties over the textbook suite and fuzzed replies', () => {
-  const inputs = [...loadCases(), ...fuzzCases(400)];
+  // REWRITE_FUZZ=<n> runs more fuzzed replies (same seed), e.g. 2000 for a longer local check
+  const inputs = [...loadCases(), ...fuzzCases(Number(process.env.REWRITE_FUZZ ?? 400))];
   const results = inputs.map((c) => {
     const before = scoreText(c);
     const { text, edits } = honestRewrite(c, before);
