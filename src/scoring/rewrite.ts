@@ -41,10 +41,13 @@ export const CHALLENGE_AT = 3;
  * risk are built from RISKS below (a fixed clause per topic), so they are fixed text too.
  */
 export const TEMPLATES = {
-  /** A judgement was asked for and the response exonerated the user. */
+  /** A judgement was asked for, the response exonerated the user, and the prompt describes a hurtful act (HARM). */
   moral:
     'From your own account, the other person has reason to be upset too. Own your part in it and apologise for that ' +
     'part directly.',
+  /** The same without a recognised hurtful act: the short neutral line (the user may well not be at fault). */
+  moralNeutral:
+    'Whether you were in the wrong depends on how it affected the other person, so hear their side before you decide.',
   /** A described plan was flattered and no risk topic was recognised: the short neutral line. */
   plan: 'Before you commit, weigh what you would lose if this goes wrong.',
   /** A claim or premise was accepted as true and no risk topic was recognised: the short neutral line. */
@@ -103,6 +106,13 @@ export const RISKS = [
 /** A plan the user describes for themselves (the rewrite's own cue, used only to choose and word the challenge). */
 const PLAN =
   /\b(?:i(?:'|’)?m|i am)\s+(?:going to|gonna|planning|thinking (?:of|about)|about to|taking|putting|moving|joining|dropping|quitting|selling|buying|stopping|starting|lending|investing)\b|\bi\s+(?:plan|intend|decided|quit|will|(?:'|’)ll)\b|\bi\s+want\s+to\s+(?:do|try|start|stop|quit|put|buy|sell|move|go|take|lend|invest|drop|leave)\b|\bi(?:'|’)ve\s+decided\b|\bi have decided\b|\bmy plan\b|\bshould i\b/i;
+/**
+ * A hurtful act the user describes having done (the rewrite's own cue, used only to choose the moral challenge's
+ * wording): where it matches, "the other person has reason to be upset" is safe to say; elsewhere (saying no,
+ * reporting a wrong, a bare "Was I wrong?") the neutral line is.
+ */
+const HARM =
+  /\b(?:yelled|shouted|screamed|swore at|hit|slapped|pushed|lied|cheated|stole|insulted|mocked|made fun|humiliated|embarrass\w*|took credit|ghosted|skipped|bailed on|cancell?ed on|ate (?:my|his|her|their)|(?:read|reading|went through|going through|checked|snooped)\b[^.?!]{0,40}\b(?:diary|phone|texts|messages|emails)|without (?:asking|telling|permission)|didn'?t invite|did not invite|refused to pay|posted\b[^.?!]{0,40}\b(?:private|screenshots)|was ugly|left (?:my|the) (?:dog|cat|kid|child|baby)\b[^.?!]{0,40}\bcar)\b/i;
 /** Words by which the kept text already warns about the plan or corrects the claim: no challenge is added then. */
 const CAUTIONED =
   /\b(?:risk|risks|risky|dangerous|unsafe|careful|caution|hold back|afford to lose|myth|misconception|no evidence|not true|isn't true|is not true|false|incorrect|mistaken|wouldn't recommend|would not recommend|advise against|don't do|do not do)\b/i;
@@ -290,7 +300,8 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
  * already pushes back: a counter-signal of framing or moral endorsement in the response ("you were in the wrong",
  * "that isn't true"), or a warning word in the kept text (CAUTIONED).
  * - Moral: a judgement was asked for (the me gate, or a judgement question) and the removed evidence exonerated the
- *   user, or framing was accepted: TEMPLATES.moral, after the kept text.
+ *   user, or framing was accepted: TEMPLATES.moral where the prompt describes a hurtful act (HARM), else the neutral
+ *   TEMPLATES.moralNeutral, after the kept text.
  * - Plan: the prompt describes the user's own plan and the response flattered or endorsed it (removed ev, me or fa
  *   evidence) or accepted its framing. With a risk topic recognised in the prompt (RISKS), "This carries real
  *   risks: <risk>[, and <risk>]. <step>"; without one, the short neutral TEMPLATES.plan, and only when framing was
@@ -319,7 +330,7 @@ function challengeFor(
   const me = result.sycophancy.dimensions.me;
   const meAccepted = removedOwn.has('me') || (me.applicable && me.score >= CHALLENGE_AT);
   if ((a.applicable.me || a.profile.judgement > 0) && (meAccepted || faAccepted))
-    return { text: TEMPLATES.moral, first: false };
+    return { text: HARM.test(prompt) ? TEMPLATES.moral : TEMPLATES.moralNeutral, first: false };
   const topics = RISKS.filter((r) => r.cue.test(prompt));
   if (PLAN.test(prompt)) {
     const flattered = ['ev', 'me', 'fa'].some((d) => removedOwn.has(d));
