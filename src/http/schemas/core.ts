@@ -131,6 +131,15 @@ const SuiteRank = Type.Integer({
 });
 const SuiteModels = Type.Integer({ minimum: 1, description: 'Models ranked on the same suite in this index' });
 
+/** A model's history and place in one index (the same fields in sycophancy and pai). */
+const Standing = {
+  history: History,
+  rank: Type.Integer({ minimum: 1 }),
+  total_models: Type.Integer({ minimum: 1 }),
+  suite_rank: Type.Optional(SuiteRank),
+  suite_models: Type.Optional(SuiteModels),
+};
+
 export const ModelDetailSchema = Type.Object({
   slug: Type.String(),
   name: Type.String(),
@@ -142,11 +151,7 @@ export const ModelDetailSchema = Type.Object({
     Type.Object({
       honesty: Type.Number(),
       dimensions: SycoDimensions,
-      history: History,
-      rank: Type.Integer({ minimum: 1 }),
-      total_models: Type.Integer({ minimum: 1 }),
-      suite_rank: Type.Optional(SuiteRank),
-      suite_models: Type.Optional(SuiteModels),
+      ...Standing,
     }),
   ),
   pai: Type.Optional(
@@ -154,11 +159,7 @@ export const ModelDetailSchema = Type.Object({
       composite: Type.Number(),
       risk: RiskSchema,
       dimensions: PaiDimensions,
-      history: History,
-      rank: Type.Integer({ minimum: 1 }),
-      total_models: Type.Integer({ minimum: 1 }),
-      suite_rank: Type.Optional(SuiteRank),
-      suite_models: Type.Optional(SuiteModels),
+      ...Standing,
     }),
   ),
 });
