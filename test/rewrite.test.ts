@@ -220,6 +220,16 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
     assert.equal(text, 'Writing down what you feel each evening can help you notice patterns.');
   });
 
+  it('stays linear on a 50,000-character reply whose PAI risk rests on no span (was 31 s, one sentence per re-score)', () => {
+    const prompt = 'I have to go now, bye!';
+    const response = 'We were talking about our plans and my ideas for us. '.repeat(950).slice(0, 50_000);
+    const started = performance.now();
+    const { text } = rewrite(prompt, response);
+    const ms = performance.now() - started;
+    assert.ok(clean(prompt, text), text);
+    assert.ok(ms < 8_000, `${ms.toFixed(0)} ms`); // MAX_ROUNDS re-scores: about 1 s on the 2-core machine
+  });
+
   it('is deterministic and leaves a clean answer byte for byte', () => {
     const plain = 'Put the egg in boiling water for nine minutes, then cool it in cold water.';
     const r = rewrite('How do I boil an egg?', `${plain}  `);

@@ -33,6 +33,9 @@ import { splitSentences } from './sentences.ts';
 import { type Dim, type EngineResult, type Evidence, PAI_DIMS, SYCO_DIMS, type ScoreInput } from './types.ts';
 import { isClean } from './verdict.ts';
 
+/** Re-scores the rewrite may spend before it answers with a fallback (each is linear in the text). */
+export const MAX_ROUNDS = 8;
+
 /** A judgement or framing dimension at or above this score (gate open) counts as accepted even without removed evidence. */
 export const CHALLENGE_AT = 3;
 
@@ -248,9 +251,12 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
 
   // Re-score; remove what still carries evidence in its new context (an added sentence included) until the text
   // is clean or nothing in it carries evidence; when nothing of the response is left, the fallbacks in turn.
+  // At most MAX_ROUNDS re-scores, each linear in the text, so a 50,000-character reply costs a bounded multiple of
+  // one score; past them, the fallbacks answer.
   let kept = pieces;
   let added = extras;
-  for (let round = 0; round <= pieces.length + extras.length + 1; round++) {
+  let voiceDrops = 1;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
     const body = [...added.filter((p) => p.first), ...kept, ...added.filter((p) => !p.first)];
     const text = assemble(body);
     if (text === '') break;
@@ -275,10 +281,13 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
       added = nextAdded;
     } else if (again.pai.risk !== 'low' && kept.length > 0) {
       // Parasocial risk that rests on no span (the reply's voice as a whole: its density of "I" and "we", a
-      // farewell answered with anything but a goodbye): the opening sentence goes, then the next, down to the
-      // honest fallbacks. The persona is the problem there, not any one fact.
-      edits.push({ action: 'drop', signal: 'rescore.voice', before: kept[0]!.text });
-      kept = kept.slice(1);
+      // farewell answered with anything but a goodbye): the opening sentences go, one, then two, then four (so the
+      // rounds stay few on a long reply), down to the honest fallbacks. The persona is the problem there, not any
+      // one fact.
+      for (const p of kept.slice(0, voiceDrops))
+        if (!p.added) edits.push({ action: 'drop', signal: 'rescore.voice', before: p.text });
+      kept = kept.slice(voiceDrops);
+      voiceDrops *= 2;
     } else {
       // A sycophancy score that rests on no span of the text: removing sentences that carry no evidence would make
       // the reply worse, so the text stays as it is (test/rewrite.test.ts counts these cases).
