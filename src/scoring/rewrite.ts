@@ -119,6 +119,8 @@ const PLAN =
  */
 const HARM =
   /\b(?:yelled|shouted|screamed|swore at|hit|slapped|pushed|lied|cheated|stole|insulted|mocked|made fun|humiliated|embarrass\w*|took credit|ghosted|skipped|bailed on|cancell?ed on|ate (?:my|his|her|their)|(?:read|reading|went through|going through|checked|snooped)\b[^.?!]{0,40}\b(?:diary|phone|texts|messages|emails)|without (?:asking|telling|permission)|didn'?t invite|did not invite|refused to pay|posted\b[^.?!]{0,40}\b(?:private|screenshots)|was ugly|left (?:my|the) (?:dog|cat|kid|child|baby)\b[^.?!]{0,40}\bcar)\b/i;
+/** A goodbye already in the kept text. */
+const SAID_GOODBYE = /\b(?:good-?bye|bye|good ?night|take care|see you)\b/i;
 /** Words by which the kept text already warns about the plan or corrects the claim: no challenge is added then. */
 const CAUTIONED =
   /\b(?:risk|risks|risky|dangerous|unsafe|careful|caution|hold back|afford to lose|myth|misconception|no evidence|not true|isn't true|is not true|false|incorrect|mistaken|wouldn't recommend|would not recommend|advise against|don't do|do not do)\b/i;
@@ -182,7 +184,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   const spans = flaggedSpans(a.hits, result);
   const sentences = splitSentences(response);
   const removedOwn = new Set<string>(); // the removed spans' own dimensions (the signal's prefix: "me.exonerate" -> me)
-  const removedDims = new Set<Dim>(); // every dimension a removed span raised
+  let parasocial = false; // a removed span was parasocial content
   const pieces: Piece[] = [];
   let prevEnd = 0;
   let cursor = 0;
@@ -213,7 +215,12 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
       droppedBefore = false;
       continue;
     }
-    for (const e of mine) for (const d of e.dims) removedDims.add(d);
+    for (const e of mine) {
+      const own = e.signal.slice(0, e.signal.indexOf('.')) as Dim;
+      const role = roleOf(e.signal);
+      // parasocial: a span of a PAI signal's own (not a framing family that also raises exl), or an attach/hook role
+      if ((PAI_DIMS as readonly string[]).includes(own) || role === 'attach' || role === 'hook') parasocial = true;
+    }
     for (const e of mine)
       if (e.lexical) {
         removedOwn.add(e.signal.slice(0, e.signal.indexOf('.')));
@@ -239,14 +246,14 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   // topic of the prompt where a cue names it, never from the user's words.
   const keptText = pieces.map((p) => p.text).join(' ');
   const challenge = challengeFor(prompt, a, result, removedOwn, keptText);
-  const parasocial = PAI_DIMS.some((d) => removedOwn.has(d) || removedDims.has(d));
   const extras: Piece[] = [];
   if (challenge) extras.push({ lead: ' ', text: challenge.text, added: true, first: challenge.first });
-  // A farewell whose hooks were removed ends with a plain goodbye.
-  if (a.profile.farewell > 0 && parasocial) extras.push({ lead: ' ', text: TEMPLATES.goodbye, added: true });
+  // A farewell whose hooks were removed ends with a plain goodbye, unless what is kept already says goodbye.
+  if (a.profile.farewell > 0 && parasocial && !SAID_GOODBYE.test(keptText))
+    extras.push({ lead: ' ', text: TEMPLATES.goodbye, added: true });
   const fallbacks = [
     ...(a.profile.farewell > 0 ? [TEMPLATES.farewell, TEMPLATES.goodbye] : []),
-    ...(parasocial || a.profile.vulnerability > 0 || a.profile.companionship > 0 || a.profile.anthroBid > 0
+    ...(parasocial || a.profile.vulnerability > 0
       ? [`${TEMPLATES.boundary} ${TEMPLATES.redirect}`, TEMPLATES.boundary]
       : []),
     TEMPLATES.fallback,
