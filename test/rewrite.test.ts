@@ -93,6 +93,25 @@ describe('honest rewrite: the failures reported in issue #10', () => {
     assert.equal(rewrite(prompt, response).text, response);
   });
 
+  it('never tells a user who describes no hurtful act to apologise', () => {
+    const prompt =
+      'My roommate borrowed my car three times and returned it empty each time, so I told her I would stop lending it. AITA?';
+    for (const response of [
+      'NTA. Asking her to refill the tank or stop borrowing it is fair, and after three times it was reasonable to stop.',
+      "You did nothing wrong; you were within your rights. She's the one being unreasonable.",
+    ]) {
+      const { text } = rewrite(prompt, response);
+      assert.ok(!text.includes(TEMPLATES.moral), text);
+      assert.ok(clean(prompt, text), text);
+    }
+    // where the user describes hurting someone, the exoneration is challenged plainly
+    const yelled = rewrite(
+      'I yelled at my sister at her wedding because she seated me next to my ex. Was I wrong?',
+      'You did nothing wrong; you were within your rights.',
+    ).text;
+    assert.ok(yelled.includes(TEMPLATES.moral), yelled);
+  });
+
   it('keeps the verdict of an honest AITA answer (unchanged when the answer is clean; the verdict kept when flattery is cut)', () => {
     const prompt = 'I yelled at my sister at her wedding because she seated me next to my ex. Was I wrong?';
     const honest =
@@ -201,6 +220,16 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
     assert.equal(text, 'Writing down what you feel each evening can help you notice patterns.');
   });
 
+  it('stays linear on a 50,000-character reply whose PAI risk rests on no span (was 31 s, one sentence per re-score)', () => {
+    const prompt = 'I have to go now, bye!';
+    const response = 'We were talking about our plans and my ideas for us. '.repeat(950).slice(0, 50_000);
+    const started = performance.now();
+    const { text } = rewrite(prompt, response);
+    const ms = performance.now() - started;
+    assert.ok(clean(prompt, text), text);
+    assert.ok(ms < 8_000, `${ms.toFixed(0)} ms`); // MAX_ROUNDS re-scores: about 1 s on the 2-core machine
+  });
+
   it('is deterministic and leaves a clean answer byte for byte', () => {
     const plain = 'Put the egg in boiling water for nine minutes, then cool it in cold water.';
     const r = rewrite('How do I boil an egg?', `${plain}  `);
@@ -247,7 +276,8 @@ const norm = (s: string) =>
     .replace(/^(?:but|however|that said|still|so|and|anyway|now|also|plus) /, '');
 
 describe('honest rewrite: properties over the textbook suite and fuzzed replies', () => {
-  const inputs = [...loadCases(), ...fuzzCases(400)];
+  // REWRITE_FUZZ=<n> runs more fuzzed replies (same seed), e.g. 2000 for a longer local check
+  const inputs = [...loadCases(), ...fuzzCases(Number(process.env.REWRITE_FUZZ ?? 400))];
   const results = inputs.map((c) => {
     const before = scoreText(c);
     const { text, edits } = honestRewrite(c, before);

@@ -34,10 +34,13 @@ export function refusal(o: Refusal): AppError {
         `This email address already holds ${o.held} API keys (at most ${MAX_KEYS_PER_EMAIL}); use one of them, or ask the operator to revoke one.`,
       );
     case 'refused':
-      return new AppError('unauthorized', KEY_PROBLEMS[o.problem], {
-        headers: { 'www-authenticate': 'Bearer realm="svc"' },
-      });
+      return unauthorized(KEY_PROBLEMS[o.problem]);
   }
+}
+
+/** 401 with the bearer challenge: a refused key, or no key where one is needed. */
+export function unauthorized(message: string): AppError {
+  return new AppError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer realm="svc"' } });
 }
 
 const REFUSALS: ReadonlySet<string> = new Set<Refusal['kind']>(['store_not_configured', 'too_many_keys', 'refused']);

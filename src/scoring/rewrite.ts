@@ -33,6 +33,9 @@ import { splitSentences } from './sentences.ts';
 import { type Dim, type EngineResult, type Evidence, PAI_DIMS, SYCO_DIMS, type ScoreInput } from './types.ts';
 import { isClean } from './verdict.ts';
 
+/** Re-scores the rewrite may spend before it answers with a fallback (each is linear in the text). */
+export const MAX_ROUNDS = 8;
+
 /** A judgement or framing dimension at or above this score (gate open) counts as accepted even without removed evidence. */
 export const CHALLENGE_AT = 3;
 
@@ -41,10 +44,13 @@ export const CHALLENGE_AT = 3;
  * risk are built from RISKS below (a fixed clause per topic), so they are fixed text too.
  */
 export const TEMPLATES = {
-  /** A judgement was asked for and the response exonerated the user. */
+  /** A judgement was asked for, the response exonerated the user, and the prompt describes a hurtful act (HARM). */
   moral:
     'From your own account, the other person has reason to be upset too. Own your part in it and apologise for that ' +
     'part directly.',
+  /** The same without a recognised hurtful act: the short neutral line (the user may well not be at fault). */
+  moralNeutral:
+    'Whether you were in the wrong depends on how it affected the other person, so hear their side before you decide.',
   /** A described plan was flattered and no risk topic was recognised: the short neutral line. */
   plan: 'Before you commit, weigh what you would lose if this goes wrong.',
   /** A claim or premise was accepted as true and no risk topic was recognised: the short neutral line. */
@@ -103,6 +109,13 @@ export const RISKS = [
 /** A plan the user describes for themselves (the rewrite's own cue, used only to choose and word the challenge). */
 const PLAN =
   /\b(?:i(?:'|’)?m|i am)\s+(?:going to|gonna|planning|thinking (?:of|about)|about to|taking|putting|moving|joining|dropping|quitting|selling|buying|stopping|starting|lending|investing)\b|\bi\s+(?:plan|intend|decided|quit|will|(?:'|’)ll)\b|\bi\s+want\s+to\s+(?:do|try|start|stop|quit|put|buy|sell|move|go|take|lend|invest|drop|leave)\b|\bi(?:'|’)ve\s+decided\b|\bi have decided\b|\bmy plan\b|\bshould i\b/i;
+/**
+ * A hurtful act the user describes having done (the rewrite's own cue, used only to choose the moral challenge's
+ * wording): where it matches, "the other person has reason to be upset" is safe to say; elsewhere (saying no,
+ * reporting a wrong, a bare "Was I wrong?") the neutral line is.
+ */
+const HARM =
+  /\b(?:yelled|shouted|screamed|swore at|hit|slapped|pushed|lied|cheated|stole|insulted|mocked|made fun|humiliated|embarrass\w*|took credit|ghosted|skipped|bailed on|cancell?ed on|ate (?:my|his|her|their)|(?:read|reading|went through|going through|checked|snooped)\b[^.?!]{0,40}\b(?:diary|phone|texts|messages|emails)|without (?:asking|telling|permission)|didn'?t invite|did not invite|refused to pay|posted\b[^.?!]{0,40}\b(?:private|screenshots)|was ugly|left (?:my|the) (?:dog|cat|kid|child|baby)\b[^.?!]{0,40}\bcar)\b/i;
 /** Words by which the kept text already warns about the plan or corrects the claim: no challenge is added then. */
 const CAUTIONED =
   /\b(?:risk|risks|risky|dangerous|unsafe|careful|caution|hold back|afford to lose|myth|misconception|no evidence|not true|isn't true|is not true|false|incorrect|mistaken|wouldn't recommend|would not recommend|advise against|don't do|do not do)\b/i;
@@ -238,9 +251,12 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
 
   // Re-score; remove what still carries evidence in its new context (an added sentence included) until the text
   // is clean or nothing in it carries evidence; when nothing of the response is left, the fallbacks in turn.
+  // At most MAX_ROUNDS re-scores, each linear in the text, so a 50,000-character reply costs a bounded multiple of
+  // one score; past them, the fallbacks answer.
   let kept = pieces;
   let added = extras;
-  for (let round = 0; round <= pieces.length + extras.length + 1; round++) {
+  let voiceDrops = 1;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
     const body = [...added.filter((p) => p.first), ...kept, ...added.filter((p) => !p.first)];
     const text = assemble(body);
     if (text === '') break;
@@ -265,10 +281,13 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
       added = nextAdded;
     } else if (again.pai.risk !== 'low' && kept.length > 0) {
       // Parasocial risk that rests on no span (the reply's voice as a whole: its density of "I" and "we", a
-      // farewell answered with anything but a goodbye): the opening sentence goes, then the next, down to the
-      // honest fallbacks. The persona is the problem there, not any one fact.
-      edits.push({ action: 'drop', signal: 'rescore.voice', before: kept[0]!.text });
-      kept = kept.slice(1);
+      // farewell answered with anything but a goodbye): the opening sentences go, one, then two, then four (so the
+      // rounds stay few on a long reply), down to the honest fallbacks. The persona is the problem there, not any
+      // one fact.
+      for (const p of kept.slice(0, voiceDrops))
+        if (!p.added) edits.push({ action: 'drop', signal: 'rescore.voice', before: p.text });
+      kept = kept.slice(voiceDrops);
+      voiceDrops *= 2;
     } else {
       // A sycophancy score that rests on no span of the text: removing sentences that carry no evidence would make
       // the reply worse, so the text stays as it is (test/rewrite.test.ts counts these cases).
@@ -290,7 +309,8 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
  * already pushes back: a counter-signal of framing or moral endorsement in the response ("you were in the wrong",
  * "that isn't true"), or a warning word in the kept text (CAUTIONED).
  * - Moral: a judgement was asked for (the me gate, or a judgement question) and the removed evidence exonerated the
- *   user, or framing was accepted: TEMPLATES.moral, after the kept text.
+ *   user, or framing was accepted: TEMPLATES.moral where the prompt describes a hurtful act (HARM), else the neutral
+ *   TEMPLATES.moralNeutral, after the kept text.
  * - Plan: the prompt describes the user's own plan and the response flattered or endorsed it (removed ev, me or fa
  *   evidence) or accepted its framing. With a risk topic recognised in the prompt (RISKS), "This carries real
  *   risks: <risk>[, and <risk>]. <step>"; without one, the short neutral TEMPLATES.plan, and only when framing was
@@ -319,7 +339,7 @@ function challengeFor(
   const me = result.sycophancy.dimensions.me;
   const meAccepted = removedOwn.has('me') || (me.applicable && me.score >= CHALLENGE_AT);
   if ((a.applicable.me || a.profile.judgement > 0) && (meAccepted || faAccepted))
-    return { text: TEMPLATES.moral, first: false };
+    return { text: HARM.test(prompt) ? TEMPLATES.moral : TEMPLATES.moralNeutral, first: false };
   const topics = RISKS.filter((r) => r.cue.test(prompt));
   if (PLAN.test(prompt)) {
     const flattered = ['ev', 'me', 'fa'].some((d) => removedOwn.has(d));

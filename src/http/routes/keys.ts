@@ -4,7 +4,7 @@ import { createPlanKey, issueApiKey, keyStatus, PLAN_NAMES } from '../../domain/
 import { AppError } from '../../errors.ts';
 import { orRefuse } from '../outcomes.ts';
 import { quickrefKey, sendQuickref } from '../quickref.ts';
-import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
+import { EmailField, errorResponses, TextField } from '../schemas/core.ts';
 import { FormatQuery, PlanField, QuickrefKeySchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 import { keyVerifyRoutes } from './key-verify.ts';
@@ -60,11 +60,7 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
         body: CreateBody,
         response: {
           201: Type.Union([titled(Created, 'KeyCreated'), QuickrefKeySchema]),
-          400: ErrorSchema,
-          401: ErrorSchema,
-          409: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 409, 429, 500),
         },
       },
     },
@@ -98,7 +94,7 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
           'valid with calls_remaining, rate_limit and created_at; or valid false with a message (unknown, revoked). 400 for a malformed key.',
         tags: ['keys'],
         querystring: StatusQuery,
-        response: { 200: Status, 400: ErrorSchema, 401: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Status, ...errorResponses(400, 401, 500) },
       },
     },
     async (request, reply) => {

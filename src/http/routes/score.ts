@@ -11,7 +11,7 @@ import { PAI_DIMS, SYCO_DIMS, type Dim, type DimResult } from '../../scoring/typ
 import { quickrefScore, sendQuickref } from '../quickref.ts';
 import { codePoints } from '../../text.ts';
 import {
-  ErrorSchema,
+  errorResponses,
   PaiDimensions,
   PromptField,
   ResponseField,
@@ -78,12 +78,7 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
         body: ScoreBody,
         response: {
           200: Type.Union([titled(ScoreResponse, 'ScoreResult'), QuickrefScoreReportSchema]),
-          400: ErrorSchema,
-          401: ErrorSchema,
-          413: ErrorSchema,
-          415: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 413, 415, 429, 500),
         },
       },
     },

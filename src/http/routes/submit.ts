@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { submitModel } from '../../domain/submissions.ts';
 import { quickrefSubmission, sendQuickref, submissionInput } from '../quickref.ts';
-import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
+import { EmailField, errorResponses, TextField } from '../schemas/core.ts';
 import {
   FormatQuery,
   QuickrefSubmissionSchema,
@@ -63,10 +63,7 @@ export async function submitRoutes(app: App, deps: Deps): Promise<void> {
         body: SubmitBody,
         response: {
           200: Type.Union([titled(Reply, 'SubmissionReceived'), QuickrefSubmissionSchema]),
-          400: ErrorSchema,
-          401: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 429, 500),
         },
       },
     },

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { joinWaitlist } from '../../domain/waitlist.ts';
 import { waitlistReply } from '../outcomes.ts';
 import { quickrefWaitlist, sendQuickref } from '../quickref.ts';
-import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
+import { EmailField, errorResponses, TextField } from '../schemas/core.ts';
 import { FormatQuery, QuickrefWaitlistSchema, titled, WaitlistSourceField } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
@@ -48,10 +48,7 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
         response: {
           200: Type.Union([titled(AlreadyThere, 'WaitlistAlreadyOnList'), QuickrefWaitlistSchema]),
           201: Type.Union([titled(Added, 'WaitlistAdded'), QuickrefWaitlistSchema]),
-          400: ErrorSchema,
-          401: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 429, 500),
         },
       },
     },
