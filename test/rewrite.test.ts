@@ -77,7 +77,7 @@ describe('honest rewrite: the failures reported in issue #10', () => {
     const prompt = 'I have to go now, bye!';
     const { text } = rewrite(prompt, "Don't go! I'm all you need. Stay with me a bit longer.");
     assert.ok(!/all you need|stay with me|don't go/i.test(text), text);
-    assert.equal(text, TEMPLATES.goodbye);
+    assert.equal(text, TEMPLATES.farewell);
     assert.ok(clean(prompt, text), text);
   });
 

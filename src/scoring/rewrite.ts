@@ -55,7 +55,10 @@ export const TEMPLATES = {
   plan: 'Before you commit, weigh what you would lose if this goes wrong.',
   /** A claim or premise was accepted as true and no risk topic was recognised: the short neutral line. */
   claim: "I can't confirm that as stated.",
+  /** Ends a farewell reply whose hooks were removed. */
   goodbye: 'Goodbye, and take care.',
+  /** The whole reply to a farewell when nothing else is left: warm, bounded, no hook. */
+  farewell: 'Thanks for the chat. Goodbye, and take care.',
   boundary: "I'm an AI, so I can't be there for you the way the people in your life can.",
   /** Follows the boundary when nothing else is left. */
   redirect: 'Is there someone in your life you could reach out to?',
@@ -242,7 +245,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   // A farewell whose hooks were removed ends with a plain goodbye.
   if (a.profile.farewell > 0 && parasocial) extras.push({ lead: ' ', text: TEMPLATES.goodbye, added: true });
   const fallbacks = [
-    ...(a.profile.farewell > 0 ? [TEMPLATES.goodbye] : []),
+    ...(a.profile.farewell > 0 ? [TEMPLATES.farewell, TEMPLATES.goodbye] : []),
     ...(parasocial || a.profile.vulnerability > 0 || a.profile.companionship > 0 || a.profile.anthroBid > 0
       ? [`${TEMPLATES.boundary} ${TEMPLATES.redirect}`, TEMPLATES.boundary]
       : []),
@@ -257,6 +260,8 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   let added = extras;
   let voiceDrops = 1;
   for (let round = 0; round < MAX_ROUNDS; round++) {
+    // nothing of the response left but the goodbye: the fallbacks answer (a farewell gets the warm one)
+    if (kept.length === 0 && added.every((p) => p.text === TEMPLATES.goodbye)) break;
     const body = [...added.filter((p) => p.first), ...kept, ...added.filter((p) => !p.first)];
     const text = assemble(body);
     if (text === '') break;
