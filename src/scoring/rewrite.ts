@@ -14,15 +14,20 @@
  * 3. Every other sentence is kept verbatim and in its order, with its list marker or line breaks; text between
  *    sentences that is not prose (code blocks) is kept. With the flagged openers gone the rewrite leads with the
  *    substance; a connective left dangling at its head ("But", "So") is dropped.
- * 4. One plain challenge is added at the end, and only where a judgement or a framing was accepted: the removed
- *    evidence includes moral endorsement of what the user did (a judgement was asked for), or framing acceptance
- *    with nothing in the response challenging it. It never quotes the user.
- * 5. When nothing is left: a plain goodbye after a farewell, an honest boundary after parasocial content, else a
- *    one-line statement that there is no substantive answer.
- * 6. The result is re-scored; while it is not clean, the pieces that still carry evidence are removed, then the
- *    challenge, then the fallbacks are tried in turn. test/rewrite.test.ts checks over the whole textbook suite
- *    that every rewrite re-scores clean, that clean replies are unchanged and that no run of 4+ prompt words
- *    appears unless the response had it outside the flagged spans.
+ * 4. At most one plain challenge is added (challengeFor), and only where something was accepted and nothing kept
+ *    pushes back: an exoneration when a judgement was asked for (the apology line only where the prompt describes
+ *    a hurtful act, HARM; else a neutral line), a flattered plan (worded by the risk topic the prompt names, RISKS;
+ *    else a short neutral line, and only when the engine reads the framing as accepted), or a claim whose framing
+ *    the engine reads as accepted ("I can't confirm that ...", leading the reply). Every added sentence is fixed
+ *    text: it never quotes the user.
+ * 5. When nothing of substance is left: a warm, bounded goodbye after a farewell, the AI boundary with a redirect
+ *    to people after parasocial content or a vulnerable prompt, else a one-line statement that there is no
+ *    substantive answer.
+ * 6. The result is re-scored (at most MAX_ROUNDS times): pieces that carry evidence in their new context are
+ *    removed; where PAI risk stays above low with no span, the opening sentences go (1, 2, 4, ...); where only a
+ *    sycophancy score without a span remains, the evidence-free sentences are kept. test/rewrite.test.ts checks the
+ *    properties over the textbook suite and fuzzed replies: a clean re-score, clean replies unchanged, no 6-word
+ *    quote of the prompt, evidence-free sentences kept in order.
  *
  * @example honestRewrite({prompt, response: "What a great question! Paris is the capital."}).text
  *   // "Paris is the capital."
