@@ -50,6 +50,11 @@ export interface ApiKeyRecord {
 }
 
 export interface KeyStore {
+  /**
+   * Bumped by every key change made through this store object (updateKey, activateByToken), so a cache of
+   * verified keys in this process (src/http/plugins/auth.ts) drops what it holds at once.
+   */
+  readonly keyVersion?: number;
   createKey(rec: ApiKeyRecord): Promise<void>;
   getKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
   /** Atomically take one call from the allowance. Returns the remaining count after, or -1 when none was left (nothing taken). */

@@ -14,6 +14,8 @@ import {
 } from '../types.ts';
 
 export class MemoryStore implements Store {
+  /** See KeyStore.keyVersion. */
+  keyVersion = 0;
   readonly kind = 'memory' as const;
   private windows = new Map<string, { count: number; resetMs: number }>();
   private hitsSinceSweep = 0;
@@ -84,6 +86,7 @@ export class MemoryStore implements Store {
   }
 
   async updateKey(id: string, patch: Parameters<Store['updateKey']>[1]): Promise<boolean> {
+    this.keyVersion++;
     for (const rec of this.keys.values()) {
       if (rec.id !== id) continue;
       Object.assign(rec, definedOnly(patch));
@@ -94,6 +97,7 @@ export class MemoryStore implements Store {
   }
 
   async activateByToken(tokenHash: string): Promise<ApiKeyRecord | null> {
+    this.keyVersion++;
     for (const rec of this.keys.values()) {
       if (rec.verifyTokenHash !== tokenHash) continue;
       rec.active = true;

@@ -251,6 +251,8 @@ export function parseRedisUrl(raw: string): { url: string; prefix: string } {
 }
 
 export class RedisStore implements Store {
+  /** See KeyStore.keyVersion. */
+  keyVersion = 0;
   readonly kind = 'redis' as const;
   readonly prefix: string;
   private readonly client: Redis;
@@ -360,6 +362,7 @@ export class RedisStore implements Store {
   }
 
   updateKey(id: string, patch: Parameters<Store['updateKey']>[1]): Promise<boolean> {
+    this.keyVersion++;
     return this.run(async () => {
       const args: string[] = [this.prefix];
       if (patch.revoked !== undefined) args.push('revoked', patch.revoked ? '1' : '0');
@@ -372,6 +375,7 @@ export class RedisStore implements Store {
   }
 
   activateByToken(tokenHash: string): Promise<ApiKeyRecord | null> {
+    this.keyVersion++;
     return this.run(async () => {
       const h = await this.eval(ACTIVATE, [this.k(`keytok:${tokenHash}`)], [this.prefix]);
       return typeof h === 'string' ? keyFromFields(await this.client.hgetall(this.k(`key:${h}`))) : null;

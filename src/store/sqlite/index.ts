@@ -37,6 +37,21 @@ import {
 } from '../types.ts';
 
 const WAL_LIMIT_BYTES = 16 * 1024 * 1024;
+/** Expired rate-limit windows: at most SWEEP_BATCH rows deleted every SWEEP_EVERY_MS. */
+const SWEEP_BATCH = 500;
+const SWEEP_EVERY_MS = 1000;
+
+/** One counter write: count a hit in a window; when cap >= 0 and the hit is within it, take a call from keyHash. */
+interface CounterOp {
+  key: string;
+  resetMs: number;
+  cap: number;
+  keyHash: string;
+}
+interface CounterResult {
+  count: number;
+  callsRemaining: number | null;
+}
 const CHECKPOINT_EVERY_MS = 200;
 
 /**
@@ -179,20 +194,19 @@ function subFromRow(r: SubRow): SubmissionRecord {
 }
 
 export class SqliteStore implements Store {
+  /** See KeyStore.keyVersion. */
+  keyVersion = 0;
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly counters: Database.Database;
-  private hitsSinceSweep = 0;
+  private pending: (CounterOp & { resolve(r: CounterResult): void; reject(e: unknown): void })[] = [];
+  private readonly sweeper: NodeJS.Timeout;
+  /** The latest clock reading a counter write was made with: the sweeper's "now" (callers may inject a clock). */
+  private latestNowMs = 0;
   private readonly q;
   private readonly checkpointer: Worker | undefined;
-  /** One transaction: count the hit; when cap >= 0 and the hit is within it, take a call from keyHash's allowance. */
-  private readonly txHit: (
-    key: string,
-    resetMs: number,
-    cap: number,
-    keyHash: string,
-    consumed?: (remaining: number) => void,
-  ) => number;
+  /** One transaction for a batch of counter writes (see enqueue). */
+  private readonly txBatch: (batch: readonly CounterOp[]) => CounterResult[];
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -227,7 +241,9 @@ export class SqliteStore implements Store {
          ON CONFLICT(key) DO UPDATE SET count = CASE WHEN reset_ms = excluded.reset_ms THEN count + 1 ELSE 1 END,
          reset_ms = excluded.reset_ms RETURNING count`,
       ),
-      sweep: this.counters.prepare<[number]>('DELETE FROM rate_limits WHERE reset_ms <= ?'),
+      sweep: this.counters.prepare<[number, number]>(
+        'DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits WHERE reset_ms <= ? LIMIT ?)',
+      ),
       insertKey: db.prepare(
         `INSERT INTO api_keys(hash, id, email, name, organization, plan, created_at, rate_limit, calls_remaining, active, revoked, verify_token_hash)
          VALUES (@hash, @id, @email, @name, @organization, @plan, @createdAt, @rateLimit, @callsRemaining, @active, @revoked, @verifyTokenHash)`,
@@ -292,17 +308,29 @@ export class SqliteStore implements Store {
       getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
     };
     const q = this.q;
-    this.txHit = this.counters.transaction((key, resetMs, cap, keyHash, consumed) => {
-      const count = q.hit.get(key, resetMs)!.count;
-      if (cap >= 0 && count <= cap) consumed?.(q.consume.get(keyHash)?.calls_remaining ?? -1);
-      return count;
-    });
+    this.txBatch = this.counters.transaction((batch: readonly CounterOp[]) =>
+      batch.map((op): CounterResult => {
+        const count = q.hit.get(op.key, op.resetMs)!.count;
+        const callsRemaining =
+          op.cap >= 0 && count <= op.cap ? (q.consume.get(op.keyHash)?.calls_remaining ?? -1) : null;
+        return { count, callsRemaining };
+      }),
+    );
+    // Expired windows go in small batches from a timer, never on a request's path.
+    this.sweeper = setInterval(() => {
+      try {
+        if (this.latestNowMs > 0) this.sweepRateLimits(this.latestNowMs);
+      } catch {
+        // a busy or full file: the next turn tries again
+      }
+    }, SWEEP_EVERY_MS);
+    this.sweeper.unref();
   }
 
   async hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }> {
     const resetMs = Math.floor(nowMs / windowMs) * windowMs + windowMs;
-    this.maybeSweep(nowMs);
-    return { count: this.txHit(`${windowMs}:${key}`, resetMs, -1, ''), resetMs };
+    const { count } = await this.enqueue(`${windowMs}:${key}`, resetMs, -1, '', nowMs);
+    return { count, resetMs };
   }
 
   async hitAndConsume(
@@ -313,17 +341,43 @@ export class SqliteStore implements Store {
     keyHash: string,
   ): Promise<{ count: number; resetMs: number; callsRemaining: number | null }> {
     const resetMs = Math.floor(nowMs / windowMs) * windowMs + windowMs;
-    this.maybeSweep(nowMs);
-    let callsRemaining: number | null = null;
-    const count = this.txHit(`${windowMs}:${key}`, resetMs, cap, keyHash, (r) => (callsRemaining = r));
+    const { count, callsRemaining } = await this.enqueue(`${windowMs}:${key}`, resetMs, cap, keyHash, nowMs);
     return { count, resetMs, callsRemaining };
   }
 
-  private maybeSweep(nowMs: number): void {
-    if (++this.hitsSinceSweep >= 10_000) {
-      this.hitsSinceSweep = 0;
-      this.counters.transaction(() => this.q.sweep.run(nowMs))();
+  /**
+   * Group commit: the counter writes asked for during one turn of the event loop are written in one transaction
+   * at its end (setImmediate), each in order, with its own result. Under load that is one COMMIT (and one set of
+   * WAL pages) for every request that arrived together instead of one per request: the WAL grew by about 12 MB/s
+   * at 1,000 keyed requests per second, faster than checkpoints could reset it. Nothing is answered before its
+   * count is committed, and a COMMIT that fails rejects every write of the batch, so the limiter's store-failure
+   * policy applies to each.
+   */
+  private enqueue(key: string, resetMs: number, cap: number, keyHash: string, nowMs: number): Promise<CounterResult> {
+    if (nowMs > this.latestNowMs) this.latestNowMs = nowMs;
+    return new Promise((resolve, reject) => {
+      this.pending.push({ key, resetMs, cap, keyHash, resolve, reject });
+      if (this.pending.length === 1) setImmediate(this.flush);
+    });
+  }
+
+  private readonly flush = (): void => {
+    const batch = this.pending;
+    this.pending = [];
+    let results: CounterResult[];
+    try {
+      results = this.txBatch(batch);
+    } catch (err) {
+      for (const op of batch) op.reject(err);
+      return;
     }
+    for (let i = 0; i < batch.length; i++) batch[i]!.resolve(results[i]!);
+  };
+
+  /** Delete expired rate-limit windows, at most `limit` rows; returns how many went. */
+  sweepRateLimits(nowMs: number, limit = SWEEP_BATCH): number {
+    if (!this.counters.open) return 0;
+    return this.q.sweep.run(nowMs, limit).changes;
   }
 
   async createKey(rec: ApiKeyRecord): Promise<void> {
@@ -351,6 +405,7 @@ export class SqliteStore implements Store {
   }
 
   async updateKey(id: string, patch: Parameters<Store['updateKey']>[1]): Promise<boolean> {
+    this.keyVersion++;
     const cols: string[] = [];
     const vals: (string | number | null)[] = [];
     const set = (col: string, v: string | number | null) => (cols.push(`${col} = ?`), vals.push(v));
@@ -365,6 +420,7 @@ export class SqliteStore implements Store {
   }
 
   async activateByToken(tokenHash: string): Promise<ApiKeyRecord | null> {
+    this.keyVersion++;
     return this.db
       .transaction(() => {
         const row = this.q.keyByToken.get(tokenHash);
@@ -627,6 +683,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    if (this.pending.length > 0 && this.counters.open) this.flush();
     await this.checkpointer?.terminate();
     if (this.counters.open) this.counters.close();
     if (this.db.open) this.db.close();
