@@ -32,6 +32,7 @@ import {
   type JobProgress,
   queuedJob,
   type Store,
+  type StoreOptions,
   type SubmissionRecord,
   type WaitlistEntry,
 } from '../types.ts';
@@ -110,9 +111,12 @@ CREATE TABLE IF NOT EXISTS dataset_current (id INTEGER PRIMARY KEY CHECK (id = 1
 /** Columns added after the first release, for files created before them. */
 const MIGRATIONS: [table: string, column: string, ddl: string][] = [
   ['submissions', 'status_token_hash', 'ALTER TABLE submissions ADD COLUMN status_token_hash TEXT'],
+  // Score reports' lifetime (ms since the epoch); NULL = kept for good (certified reports).
+  ['reports', 'expires_ms', 'ALTER TABLE reports ADD COLUMN expires_ms INTEGER'],
 ];
 const LATE_INDEXES =
-  'CREATE UNIQUE INDEX IF NOT EXISTS submissions_token ON submissions(status_token_hash) WHERE status_token_hash IS NOT NULL;';
+  'CREATE UNIQUE INDEX IF NOT EXISTS submissions_token ON submissions(status_token_hash) WHERE status_token_hash IS NOT NULL;' +
+  'CREATE INDEX IF NOT EXISTS reports_expiry ON reports(expires_ms) WHERE expires_ms IS NOT NULL;';
 
 interface KeyRow {
   hash: string;
@@ -208,7 +212,10 @@ export class SqliteStore implements Store {
   /** One transaction for a batch of counter writes (see enqueue). */
   private readonly txBatch: (batch: readonly CounterOp[]) => CounterResult[];
 
-  constructor(file: string) {
+  private readonly now: () => number;
+
+  constructor(file: string, opts: StoreOptions = {}) {
+    this.now = opts.now ?? Date.now;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('busy_timeout = 5000');
@@ -291,10 +298,27 @@ export class SqliteStore implements Store {
       putDataset: db.prepare<[number, string]>(
         'INSERT OR REPLACE INTO dataset_current(id, seq, json) VALUES (1, ?, ?)',
       ),
-      putReport: db.prepare<[string, string]>('INSERT OR IGNORE INTO reports(hash, json) VALUES (?, ?)'),
-      getReport: db.prepare<[string], { json: string }>('SELECT json FROM reports WHERE hash = ?'),
-      reportsByPrefix: db.prepare<[string, string, number], { hash: string }>(
-        'SELECT hash FROM reports WHERE hash >= ? AND hash < ? ORDER BY hash LIMIT ?',
+      // A report stored again keeps the longer lifetime; kept for good (NULL) wins. An expired row not yet swept
+      // is a new report.
+      putReport: db.prepare<[{ hash: string; json: string; exp: number | null; now: number }]>(
+        `INSERT INTO reports(hash, json, expires_ms) VALUES (@hash, @json, @exp)
+         ON CONFLICT(hash) DO UPDATE SET expires_ms = CASE
+           WHEN reports.expires_ms IS NOT NULL AND reports.expires_ms <= @now THEN excluded.expires_ms
+           WHEN reports.expires_ms IS NULL OR excluded.expires_ms IS NULL THEN NULL
+           ELSE max(reports.expires_ms, excluded.expires_ms) END`,
+      ),
+      getReport: db.prepare<[string, number], { json: string }>(
+        'SELECT json FROM reports WHERE hash = ? AND (expires_ms IS NULL OR expires_ms > ?)',
+      ),
+      reportsByPrefix: db.prepare<[string, string, number, number], { hash: string }>(
+        'SELECT hash FROM reports WHERE hash >= ? AND hash < ? AND (expires_ms IS NULL OR expires_ms > ?) ORDER BY hash LIMIT ?',
+      ),
+      anyExpiredReport: db.prepare<[number], { x: number }>('SELECT 1 AS x FROM reports WHERE expires_ms <= ? LIMIT 1'),
+      anyExpiredWindow: this.counters.prepare<[number], { x: number }>(
+        'SELECT 1 AS x FROM rate_limits WHERE reset_ms <= ? LIMIT 1',
+      ),
+      sweepReports: db.prepare<[number, number]>(
+        'DELETE FROM reports WHERE hash IN (SELECT hash FROM reports WHERE expires_ms <= ? LIMIT ?)',
       ),
       logSize: db.prepare<[], { n: number }>('SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM log_leaves'),
       insertLeaf: db.prepare<[number, string]>('INSERT INTO log_leaves(idx, hash) VALUES (?, ?)'),
@@ -316,10 +340,11 @@ export class SqliteStore implements Store {
         return { count, callsRemaining };
       }),
     );
-    // Expired windows go in small batches from a timer, never on a request's path.
+    // Expired windows and score reports go in small batches from a timer, never on a request's path.
     this.sweeper = setInterval(() => {
       try {
         if (this.latestNowMs > 0) this.sweepRateLimits(this.latestNowMs);
+        this.sweepReports();
       } catch {
         // a busy or full file: the next turn tries again
       }
@@ -374,9 +399,17 @@ export class SqliteStore implements Store {
     for (let i = 0; i < batch.length; i++) batch[i]!.resolve(results[i]!);
   };
 
+  /** Delete expired score reports, at most `limit` rows; returns how many went. */
+  sweepReports(limit = SWEEP_BATCH): number {
+    const now = this.now();
+    // A read first: no write lock (and no commit) on the shared file when there is nothing to delete.
+    if (!this.db.open || !this.q.anyExpiredReport.get(now)) return 0;
+    return this.q.sweepReports.run(now, limit).changes;
+  }
+
   /** Delete expired rate-limit windows, at most `limit` rows; returns how many went. */
   sweepRateLimits(nowMs: number, limit = SWEEP_BATCH): number {
-    if (!this.counters.open) return 0;
+    if (!this.counters.open || !this.q.anyExpiredWindow.get(nowMs)) return 0;
     return this.q.sweep.run(nowMs, limit).changes;
   }
 
@@ -623,16 +656,17 @@ export class SqliteStore implements Store {
       .immediate();
   }
 
-  async putReport(hash: string, canonicalJson: string): Promise<void> {
-    this.q.putReport.run(hash, canonicalJson);
+  async putReport(hash: string, canonicalJson: string, opts: { ttlMs?: number } = {}): Promise<void> {
+    const now = this.now();
+    this.q.putReport.run({ hash, json: canonicalJson, exp: opts.ttlMs === undefined ? null : now + opts.ttlMs, now });
   }
 
   async getReport(hash: string): Promise<string | null> {
-    return this.q.getReport.get(hash)?.json ?? null;
+    return this.q.getReport.get(hash, this.now())?.json ?? null;
   }
 
   async findReportsByPrefix(prefix: string, limit: number): Promise<string[]> {
-    return this.q.reportsByPrefix.all(prefix, `${prefix}\u{10FFFF}`, limit).map((r) => r.hash);
+    return this.q.reportsByPrefix.all(prefix, `${prefix}\u{10FFFF}`, this.now(), limit).map((r) => r.hash);
   }
 
   async appendLeaves(leafHashes: string[]): Promise<number> {
