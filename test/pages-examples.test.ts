@@ -188,6 +188,9 @@ describe('replies with the most evidence', () => {
     assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
     assert.match(res.body, /<header><nav aria-label="Main">/);
     assert.match(res.body, /Certified report/);
+    assert.match(res.body, /<span class="pill ok">done<\/span>/);
+    assert.match(res.body, /<li class="now" aria-current="step">Published<\/li>/);
+    assert.ok(res.body.includes(`href="/models/${slug}"`), 'links the published entry');
     assert.ok(!res.body.includes('<script>alert'));
   });
 });
