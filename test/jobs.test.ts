@@ -168,7 +168,8 @@ describe('evaluation jobs', () => {
         provider: 'Lab & Co',
       });
       const link = /\/submissions\/([A-Za-z0-9_-]{32})/.exec(t.sent.find((m) => m.to === 'lab@example.com')!.text)!;
-      await new Promise((r) => setTimeout(r, 300));
+      await w.idle();
+      await w.idle(); // a whole poll after the submission found nothing to run
       assert.equal(model.requests.length, 0, 'nothing runs before the operator approves');
       // The operator approves with the NAME of the variable that holds the key.
       const env = { ...process.env, SVC_STORE_URL: `sqlite:${db}`, SVC_DATASET: path.join(t.dir, 'leaderboard.json') };
