@@ -382,6 +382,8 @@ export async function storeScoreReport(
     };
     method: string;
   },
+  /** How long the report is kept (SVC_SCORE_REPORT_TTL_S); then its report_url answers 404. */
+  ttlMs?: number,
 ): Promise<string> {
   const { sycophancy, pai } = input.scores;
   const report: ScoreReport = {
@@ -401,6 +403,6 @@ export async function storeScoreReport(
     method: input.method,
   };
   const { json, hash } = sealReport(report);
-  await store.putReport(hash, json);
+  await store.putReport(hash, json, ttlMs === undefined ? {} : { ttlMs });
   return hash;
 }

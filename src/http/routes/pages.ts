@@ -23,7 +23,7 @@ import { honestyReport } from '../../scoring/honesty.ts';
 import { presentScores } from '../../scoring/present.ts';
 import { badNotice, okNotice, problemText, renderSubmit, renderWaitlist } from '../pages/forms.ts';
 import { renderTry, renderTryResult, type FormState } from '../pages/try.ts';
-import { waitlistReply } from '../outcomes.ts';
+import { submissionReply, waitlistReply } from '../outcomes.ts';
 import { submissionInput } from '../quickref.ts';
 import { fieldProblems } from '../validation.ts';
 import type { App, Deps } from '../types.ts';
@@ -225,10 +225,12 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
         400,
       );
     try {
-      const res = await submitModel(
-        deps,
-        submissionInput(input as { model_name: string; vendor: string; api_endpoint: string; contact_email: string }),
-        deps.now(),
+      const res = submissionReply(
+        await submitModel(
+          deps,
+          submissionInput(input as { model_name: string; vendor: string; api_endpoint: string; contact_email: string }),
+          deps.now(),
+        ),
       );
       return sendHtml(
         noStore(reply),
