@@ -141,6 +141,21 @@ describe('replies with the most evidence', () => {
     assert.ok(!report.includes('<script>alert'));
   });
 
+  it('the leaderboard escapes the submitted name and vendor in rows, sort links and the filter form', async () => {
+    const q = `/?vendor=${encodeURIComponent(VENDOR)}&sort=model&dir=desc`;
+    for (const url of ['/', q]) {
+      const body = (await app.inject(url)).body;
+      assert.ok(!body.includes('<script>alert') && !body.includes('<img src=x'), url);
+      assert.ok(body.includes('Evil &lt;script&gt;alert(&quot;n&quot;)&lt;/script&gt; &amp; &quot;Co&quot;'), url);
+      assert.ok(body.includes('<option value="&lt;img src=x onerror=alert(1)&gt; &amp; Sons"'), url);
+    }
+    const filtered = (await app.inject(q)).body;
+    assert.match(filtered, /<option value="&lt;img src=x onerror=alert\(1\)&gt; &amp; Sons" selected>/);
+    assert.ok(
+      filtered.includes('href="/?vendor=%3Cimg+src%3Dx+onerror%3Dalert%281%29%3E+%26+Sons&amp;sort=model&amp;dir=asc"'),
+    );
+  });
+
   it('do not appear for models whose report has none (the bundled data): no placeholder', async () => {
     const other = sampleDataset().models[0]!.slug;
     const body = (await app.inject(`/models/${other}`)).body;
@@ -180,7 +195,8 @@ describe('replies with the most evidence in a browser', { skip: skipBrowser }, (
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const browser = await launchBrowser();
     try {
-      for (const url of [`/models/${slug}`, statusPath]) {
+      const filtered = `/?vendor=${encodeURIComponent(VENDOR)}&sort=model&dir=desc`;
+      for (const url of [`/models/${slug}`, statusPath, '/', filtered]) {
         for (const width of [1280, 375]) {
           for (const colorScheme of ['light', 'dark'] as const) {
             const ctx = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
@@ -192,7 +208,7 @@ describe('replies with the most evidence in a browser', { skip: skipBrowser }, (
             });
             const seen = watch(page, base);
             await page.goto(base + url);
-            if (url !== statusPath) assert.ok((await page.$$('#examples-h ~ ol mark')).length >= 1);
+            if (url.startsWith('/models/')) assert.ok((await page.$$('#examples-h ~ ol mark')).length >= 1);
             const bad = (await axe(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
             assert.deepEqual(bad, [], `${url} ${width} ${colorScheme}`);
             const sw = await page.evaluate(() => document.scrollingElement!.scrollWidth);
