@@ -382,6 +382,20 @@ describe('pages in a browser', { skip: skipBrowser }, () => {
     await page.close();
   });
 
+  it('/ transfers under 100 KB on a cold load, assets included, all from its own origin', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    const sizes: { url: string; bytes: number }[] = [];
+    page.on('response', async (r) => {
+      sizes.push({ url: r.url(), bytes: (await r.body().catch(() => Buffer.alloc(0))).length });
+    });
+    await page.goto(`${base}/`, { waitUntil: 'networkidle' });
+    const total = sizes.reduce((n, x) => n + x.bytes, 0);
+    assert.ok(total < 100_000, `${total} bytes: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.every((x) => x.url.startsWith(base) || x.url.startsWith('data:')));
+    await ctx.close();
+  });
+
   it('sorts by plain column links and filters and sorts by the GET form with JavaScript off', async () => {
     const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
