@@ -8,11 +8,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { writeDatasetFile } from '../src/domain/dataset.ts';
 import type { MailMessage } from '../src/domain/email.ts';
-import { openStoreDatasetSource, takeBundle } from '../src/domain/publication.ts';
 import type { CertifiedReport } from '../src/domain/reports.ts';
 import { loadProbeSuite } from '../src/eval/probes.ts';
 import { EXAMPLE_LIMITS } from '../src/jobs/publish.ts';
@@ -22,7 +18,7 @@ import type { App } from '../src/http/types.ts';
 import { axe, launchBrowser, skipBrowser, watch } from './browser-helpers.ts';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.ts';
 import { sampleDataset, silentLog } from './helpers.ts';
-import { tmpDirFor } from './store-helpers.ts';
+import { evalApp, tmpDirFor } from './store-helpers.ts';
 
 const NAME = 'Evil <script>alert("n")</script> & "Co"';
 const VENDOR = '<img src=x onerror=alert(1)> & Sons';
@@ -47,26 +43,9 @@ let slug = '';
 let statusPath = '';
 
 async function open(dbFile: string) {
-  const dir = tmpDirFor('svc-pages-examples-');
-  const bundleFile = path.join(dir, 'leaderboard.json');
-  writeDatasetFile(bundleFile, sampleDataset());
-  const config = loadConfig(
-    {
-      SVC_DATASET: bundleFile,
-      LOG_LEVEL: 'silent',
-      SVC_EVAL_ALLOW_PRIVATE: 'true',
-      SVC_EVAL_AUTO_APPROVE: 'true',
-      SVC_EVAL_LEASE_MS: '3000',
-    },
-    dir,
-  );
   const s = new SqliteStore(dbFile);
-  await takeBundle(s, sampleDataset());
-  const dataset = await openStoreDatasetSource(s, silentLog, { pollMs: 50 });
-  const mailer = { send: async (m: MailMessage) => (sent.push(m), true) };
-  const a = await buildApp({ config, store: s, mailer, dataset, logger: false });
-  await a.ready();
-  return { s, a, config, dataset, mailer };
+  const o = await evalApp(s, { prefix: 'svc-pages-examples-', env: { SVC_EVAL_AUTO_APPROVE: 'true' }, sent });
+  return { s, a: o.app, config: o.config, dataset: o.dataset, mailer: o.mailer };
 }
 
 before(async () => {
