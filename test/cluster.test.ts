@@ -53,7 +53,11 @@ it('shares caps across workers, replaces a dead worker and drains on SIGTERM', {
     ),
   );
   assert.equal(statuses.filter((s) => s === 429).length, 35, `5 of 40 admitted by both workers together: ${statuses}`);
-  const served = new Set([...out.matchAll(/"pid":(\d+),[^\n]*"route":"\/api\/submit"/g)].map((m) => Number(m[1])));
+  // Request lines are written in batches, at most 250 ms late (src/logging.ts): wait for both workers' lines.
+  const submitLines = () =>
+    new Set([...out.matchAll(/"pid":(\d+),[^\n]*"route":"\/api\/submit"/g)].map((m) => Number(m[1])));
+  for (let i = 0; i < 50 && submitLines().size < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  const served = submitLines();
   assert.equal(served.size, 2, 'both workers served submits');
 
   const victim = [...pids][0]!;
