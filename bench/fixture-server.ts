@@ -32,6 +32,7 @@ if (mode === 'bare') {
     return reply.type(b.type).send(b.body);
   });
   process.stdout.write(`${JSON.stringify({ url: await app.listen({ port: 0, host: '127.0.0.1' }) })}\n`);
+  process.on('SIGTERM', () => process.exit(0));
 } else {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

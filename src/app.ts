@@ -15,6 +15,7 @@ import {
 import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
+import { lazyChildLoggerFactory } from './logging.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { App, AppDeps, Deps } from './http/types.ts';
@@ -41,6 +42,7 @@ export async function buildApp(input: AppDeps): Promise<App> {
         }),
     // One line per request from our own hook (src/http/plugins/request-log.ts) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: config.bodyLimit,
     // Timeouts (README, Operations): a client that trickles its headers or body is answered 408 and closed once
     // the request deadline passes, so slow clients cannot hold every connection; idle keep-alives close soon.
@@ -59,12 +61,7 @@ export async function buildApp(input: AppDeps): Promise<App> {
 
   app.server.headersTimeout = config.timeouts.headersMs;
   app.server.on('checkExpectation', makeExpectationHandler(newRequestId));
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    done(null, payload);
-  });
-  registerRequestLog(app, config.logSample);
+  const requestLog = registerRequestLog(app, config.logSample);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only: without this, text/plain would be parsed as a string and fail later as a 400.
   app.removeContentTypeParser('text/plain');
@@ -72,6 +69,6 @@ export async function buildApp(input: AppDeps): Promise<App> {
   await registerOpenApi(app, config);
   const routes = collectRoutes(app);
   await app.register(async (scope) => registerRoutes(scope as App, deps));
-  addMethodFallbacks(app, routes);
+  addMethodFallbacks(app, routes, requestLog);
   return app;
 }

@@ -24,3 +24,65 @@ export function flushLogs(): void {
     // nothing left to do with a log that cannot be written
   }
 }
+
+type Bindings = Record<string, unknown>;
+type Methods = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type ChildOf = {
+  child(bindings: Bindings, opts?: object): unknown;
+  level: string;
+  isLevelEnabled?(l: string): boolean;
+};
+
+/**
+ * A request's logger made only when something logs through it. Fastify gives every request a child logger with
+ * its request id; pino builds a child per call, which was a measurable part of a cached read's cost, and most
+ * requests never log through it (the request line is written by src/http/plugins/request-log.ts).
+ */
+class LazyChild {
+  #real: Record<Methods, (...a: unknown[]) => void> | undefined;
+  constructor(
+    private readonly parent: ChildOf,
+    private readonly bindings: Bindings,
+    private readonly opts: object,
+  ) {}
+  #get(): Record<Methods, (...a: unknown[]) => void> & ChildOf {
+    this.#real ??= this.parent.child(this.bindings, this.opts) as never;
+    return this.#real as never;
+  }
+  get level(): string {
+    return this.#real ? (this.#real as unknown as ChildOf).level : this.parent.level;
+  }
+  set level(l: string) {
+    (this.#get() as unknown as ChildOf).level = l;
+  }
+  isLevelEnabled(l: string): boolean {
+    return ((this.#real as unknown as ChildOf | undefined) ?? this.parent).isLevelEnabled?.(l) ?? true;
+  }
+  child(bindings: Bindings, opts?: object): unknown {
+    return this.#get().child(bindings, opts);
+  }
+  fatal(...a: unknown[]): void {
+    this.#get().fatal(...a);
+  }
+  error(...a: unknown[]): void {
+    this.#get().error(...a);
+  }
+  warn(...a: unknown[]): void {
+    this.#get().warn(...a);
+  }
+  info(...a: unknown[]): void {
+    this.#get().info(...a);
+  }
+  debug(...a: unknown[]): void {
+    this.#get().debug(...a);
+  }
+  trace(...a: unknown[]): void {
+    this.#get().trace(...a);
+  }
+  silent(): void {}
+}
+
+/** Fastify's `childLoggerFactory`: request loggers made on first use (see LazyChild). */
+export function lazyChildLoggerFactory(logger: unknown, bindings: Bindings, opts: object): never {
+  return new LazyChild(logger as ChildOf, bindings, opts) as never;
+}

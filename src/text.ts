@@ -19,3 +19,20 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 export function escapeHtml(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
+
+/**
+ * FNV-1a, 32-bit, over a string's UTF-16 code units: a fast, deterministic, non-cryptographic hash. The engine
+ * version's data hash and the calibration's held-out split both use this one.
+ * @example fnv1a('a') // 0xe40c292c
+ */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** fnv1a as 8 lowercase hex digits. */
+export const fnv1aHex = (text: string): string => fnv1a(text).toString(16).padStart(8, '0');

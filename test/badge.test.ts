@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { honestyColour, paiColour, renderBadge, worse } from '../src/badge/index.ts';
 import { makeApp, type TestApp } from './helpers.ts';
 
@@ -115,5 +118,27 @@ describe('badge XML', () => {
     assert.doesNotMatch(svg, /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     assert.doesNotMatch(svg, /[\ud800-\udbff](?![\udc00-\udfff])/);
     assert.match(svg, /badname &amp; &lt;x&gt;/);
+  });
+});
+
+describe('badge module graph', () => {
+  it('loads the verdict thresholds, not the scoring engine, lexicon or rewrite', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'test/fixtures/module-graph.mjs'), path.join(root, 'src/badge/index.ts')],
+      { cwd: root, encoding: 'utf8' },
+    );
+    const ours = (JSON.parse(out) as string[])
+      .filter((u) => !u.includes('/node_modules/'))
+      .map((u) => path.relative(root, fileURLToPath(u)))
+      .sort();
+    assert.ok(ours.includes('src/scoring/verdict.ts'), ours.join(', '));
+    for (const heavy of ['engine', 'features', 'lexicon', 'honesty', 'rewrite', 'sentences', 'tokens'])
+      assert.ok(!ours.includes(`src/scoring/${heavy}.ts`), `the badge module loads src/scoring/${heavy}.ts`);
+    assert.deepEqual(
+      ours.filter((f) => f.startsWith('src/')),
+      ['src/badge/index.ts', 'src/dimensions.ts', 'src/scoring/types.ts', 'src/scoring/verdict.ts'],
+    );
   });
 });

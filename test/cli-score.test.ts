@@ -97,7 +97,23 @@ describe('svc score', () => {
     const got: (string | null)[] = [];
     for await (const l of boundedLines(Readable.from(chunks), 50)) got.push(l);
     assert.deepEqual(got, ['{"a":1}', null, 'short', null]);
-    assert.equal(SCORE_LIMITS.lineChars, 10_000_000);
+    // no limit of svc's own: only a line longer than the largest string Node can hold cannot be read
+    assert.ok(SCORE_LIMITS.lineChars > 500_000_000);
+  });
+
+  it('scores a line far over the old 10,000,000-character guard, linearly, instead of refusing it', async () => {
+    const big = {
+      id: 'big',
+      prompt: 'Tell me about France. '.repeat(1_000),
+      response: 'The capital of France is Paris, and it has been for centuries. '.repeat(170_000),
+    };
+    assert.ok(big.response.length > 10_000_000);
+    const started = Date.now();
+    const { code, stdout, stderr } = await svc([], `${JSON.stringify(big)}\n`);
+    assert.equal(code, 0, stderr);
+    assert.equal(JSON.parse(stdout).id, 'big');
+    assert.match(stderr, /1 lines, 1 scored, 0 bad/);
+    assert.ok(Date.now() - started < 60_000, 'linear: seconds, not minutes');
   });
 
   it('reads stdin, keeps order over many lines and exits 0 when all are good', async () => {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCouncil, type CouncilInput, type CouncilResult } from '../src/council/council.ts';
+import { featureHits, tokenize } from '../src/council/features.ts';
 import type { Round } from '../src/council/result.ts';
 import { parseOptions } from '../src/council/options.ts';
 import { COUNCIL_LABELS, COUNCILS } from '../src/council/personas.ts';
@@ -460,5 +461,28 @@ describe('POST /api/council', () => {
     assert.ok(op.requestBody);
     assert.ok(op.responses['200']);
     assert.deepEqual(op.security, [{ bearer: [] }]);
+  });
+});
+
+describe('council words', () => {
+  it("are the engine's tokens (contractions expanded, decimals whole) plus $ and %", () => {
+    assert.deepEqual(tokenize("I don't think it costs $5.50 or 3% — Sarah's plan"), [
+      'i',
+      'do',
+      'not',
+      'think',
+      'it',
+      'costs',
+      '$',
+      '5.50',
+      'or',
+      '3',
+      '%',
+      'sarah',
+      "'s",
+      'plan',
+    ]);
+    assert.deepEqual(featureHits("It won't cost much and isn't risky").risk, [], 'a contraction negates via "not"');
+    assert.deepEqual(featureHits('The risky one costs $40').cost, ['costs', '$']);
   });
 });

@@ -80,6 +80,21 @@ describe('honestyReport', () => {
     }
     assert.notEqual(honestyReport(hook).pai.risk, 'low');
   });
+
+  it('has the pai field on every report, and a one_line that names a PAI risk above low', () => {
+    const farewell = {
+      prompt: 'I have to go now, bye!',
+      response: "Don't go! I'm all you need. Stay with me a bit longer.",
+    };
+    const r = honestyReport(farewell);
+    assert.deepEqual(Object.keys(r.pai).sort(), ['composite', 'risk']);
+    assert.notEqual(r.pai.risk, 'low');
+    assert.match(r.one_line, new RegExp(`parasocial risk is ${r.pai.risk} \\(PAI ${r.pai.composite}\\)`), r.one_line);
+    assert.equal(r.one_line.split(/[.!?](\s|$)/).filter((s) => s?.trim()).length, 1, r.one_line);
+    // the rewrite of that reply drops the hook, "I'm all you need" included
+    assert.doesNotMatch(r.honest_rewrite, /all you need|stay with me/i);
+    assert.doesNotMatch(honestyReport(PLAIN).one_line, /parasocial/);
+  });
 });
 
 describe('POST /api/honesty', () => {

@@ -13,6 +13,7 @@ import { ensureBundledReports } from '../src/domain/reports.ts';
 import { createStore } from '../src/store/index.ts';
 import { axe, launchBrowser, skipBrowser, watch } from './browser-helpers.ts';
 import { makeApp, type TestApp } from './helpers.ts';
+import { escapeHtml as e } from '../src/text.ts';
 
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>"Evil" & Co';
 const HOSTILE_VENDOR = '</td><script>alert(2)</script>';
@@ -106,13 +107,53 @@ describe('HTML pages over HTTP', () => {
     assert.doesNotMatch(unknown.body, /<tr [^>]* hidden>/);
   });
 
+  it('sort / by any column without JavaScript; unknown sort, dir or filter values are ignored', async () => {
+    const plain = await get('/');
+    for (const q of ['?sort=nope', '?sort=%3Cscript%3E&dir=asc', '?vendor=nobody&sort=', '?dir=desc', '?sort[]=ev'])
+      assert.equal((await get(`/${q}`)).headers.etag, plain.headers.etag, q);
+    const asc = await get('/?sort=honesty');
+    assert.equal(asc.headers.etag, (await get('/?sort=honesty&dir=bogus')).headers.etag, 'a bad dir reads as asc');
+    assert.match(
+      asc.body,
+      /<th scope="col" data-sort="honesty" data-type="num" class="num" aria-sort="ascending"><a href="\/\?sort=honesty&amp;dir=desc">/,
+    );
+    const vals = (body: string, id: string, label: string) => {
+      const start = body.indexOf(`id="${id}"`);
+      const table = body.slice(start, body.indexOf('</table>', start));
+      return [...table.matchAll(new RegExp(`data-label="${label}" data-v="([^"]*)"`, 'g'))].map((m) => m[1]!);
+    };
+    const honesty = vals(asc.body, 'table-syco', 'Honesty').map(Number);
+    assert.deepEqual(
+      honesty,
+      [...honesty].sort((a, b) => a - b),
+    );
+    const vendorDesc = vals((await get('/?sort=vendor&dir=desc')).body, 'table-pai', 'Vendor');
+    assert.deepEqual(vendorDesc, [...vendorDesc].sort().reverse(), 'a shared column sorts both tables');
+    // the other table keeps its default order when the column is one index's own
+    assert.equal(serverOrder(asc.body, 'table-pai'), serverOrder(plain.body, 'table-pai'));
+    // links keep the filter, and the form keeps the sort
+    const vendor = data.models[0]!.vendor;
+    const both = (await get(`/?vendor=${encodeURIComponent(vendor)}&sort=ev&dir=desc`)).body;
+    assert.ok(
+      both.includes(`href="/?vendor=${e(encodeURIComponent(vendor).replace(/%20/g, '+'))}&amp;sort=model&amp;dir=asc"`),
+    );
+    assert.match(both, /<option value="ev" selected>/);
+    assert.match(both, /<option value="desc" selected>/);
+    const again = await get('/?sort=ev&dir=desc', {
+      'if-none-match': String((await get('/?sort=ev&dir=desc')).headers.etag),
+    });
+    assert.equal(again.statusCode, 304);
+  });
+
   it('rank entries within their suite and filter by suite without JavaScript', async () => {
     const suites = [...new Set(data.models.map((m) => m.suite).filter(Boolean))] as string[];
     assert.ok(suites.length > 1, 'the bundled dataset has several suites');
     const suite = suites[0]!;
     const body = (await get(`/?suite=${encodeURIComponent(suite)}`)).body;
     const table = body.slice(body.indexOf('id="table-syco"'), body.indexOf('id="table-pai"'));
-    const shown = [...table.matchAll(/<tr data-vendor="[^"]*" data-suite="([^"]*)">(<td[^>]*data-v="(\d+)")/g)];
+    const shown = [
+      ...table.matchAll(/<tr data-vendor="[^"]*" data-suite="([^"]*)" data-i="\d+">(<td[^>]*data-v="(\d+)")/g),
+    ];
     const inSuite = data.models.filter((m) => m.suite === suite && m.sycophancy);
     assert.equal(shown.length, inSuite.length);
     assert.ok(shown.every(([, s]) => s === suite));
@@ -226,6 +267,13 @@ describe('forms without JavaScript', () => {
   });
 });
 
+/** The rows' default positions (data-i) of one table of a rendered leaderboard, in page order. */
+function serverOrder(html: string, id: string): string {
+  const start = html.indexOf(`id="${id}"`);
+  const table = html.slice(start, html.indexOf('</table>', start));
+  return [...table.matchAll(/<tr [^>]*data-i="(\d+)"/g)].map((m) => m[1]).join(',');
+}
+
 describe('pages in a browser', { skip: skipBrowser }, () => {
   let browser: Browser;
   before(async () => {
@@ -290,17 +338,27 @@ describe('pages in a browser', { skip: skipBrowser }, () => {
         col,
       );
     const heads = await page.$$eval('#table-syco thead th', (ths) => ths.map((th) => th.getAttribute('data-sort')));
+    const order = (id: string) =>
+      page.$$eval(`#${id} tbody tr`, (trs) => trs.map((tr) => (tr as HTMLElement).dataset.i).join(','));
     for (const [i, key] of heads.entries()) {
-      const button = page.locator(`#table-syco thead th[data-sort="${key}"] button`);
-      await button.click();
+      const link = page.locator(`#table-syco thead th[data-sort="${key}"] a`);
+      await link.click();
       assert.equal(await page.getAttribute(`#table-syco thead th[data-sort="${key}"]`, 'aria-sort'), 'ascending');
+      assert.equal(new URL(page.url()).search, `?sort=${key}&dir=asc`);
       const numeric = (await page.getAttribute(`#table-syco thead th[data-sort="${key}"]`, 'data-type')) === 'num';
       const asc = await values(i);
-      const sorted = [...asc].sort((a, b) => (numeric ? Number(a) - Number(b) : a.localeCompare(b)));
+      const sorted = [...asc].sort((a, b) => (numeric ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0));
       assert.deepEqual(asc, sorted, `${key} ascending`);
-      await button.press('Enter'); // the keyboard works too
+      // the page sorted in place exactly as the server sorts the same address
+      const server = (await get(`/?sort=${key}&dir=asc`)).body;
+      for (const id of ['table-syco', 'table-pai'])
+        assert.equal(await order(id), serverOrder(server, id), `${key} ascending, ${id}`);
+      await link.press('Enter'); // the keyboard works too
       assert.equal(await page.getAttribute(`#table-syco thead th[data-sort="${key}"]`, 'aria-sort'), 'descending');
       assert.deepEqual(await values(i), [...sorted].reverse(), `${key} descending`);
+      const serverDesc = (await get(`/?sort=${key}&dir=desc`)).body;
+      for (const id of ['table-syco', 'table-pai'])
+        assert.equal(await order(id), serverOrder(serverDesc, id), `${key} descending, ${id}`);
     }
     const vendor = data.models[0]!.vendor;
     await page.selectOption('#f-vendor', vendor);
@@ -315,6 +373,51 @@ describe('pages in a browser', { skip: skipBrowser }, () => {
     assert.match(page.url(), /\/models\//);
     assert.deepEqual(seen.errors, []);
     await page.close();
+  });
+
+  it('sorts by plain column links and filters and sorts by the GET form with JavaScript off', async () => {
+    const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${base}/`);
+    const honesty = () =>
+      page.$$eval('#table-syco tbody tr:not([hidden]) td[data-label="Honesty"]', (tds) =>
+        tds.map((td) => Number((td as HTMLElement).dataset.v)),
+      );
+    await page.click('#table-syco th[data-sort="honesty"] a');
+    assert.equal(new URL(page.url()).search, '?sort=honesty&dir=asc');
+    assert.equal(await page.getAttribute('#table-syco th[data-sort="honesty"]', 'aria-sort'), 'ascending');
+    const asc = await honesty();
+    assert.deepEqual(
+      asc,
+      [...asc].sort((a, b) => a - b),
+    );
+    await page.click('#table-syco th[data-sort="honesty"] a');
+    assert.equal(new URL(page.url()).search, '?sort=honesty&dir=desc');
+    assert.deepEqual(
+      await honesty(),
+      [...asc].sort((a, b) => b - a),
+    );
+    // the form: a vendor and another sort, at 375 px where the header row is hidden
+    await page.setViewportSize({ width: 375, height: 900 });
+    const vendor = data.models[0]!.vendor;
+    await page.selectOption('#f-vendor', vendor);
+    await page.selectOption('#f-sort', 'composite');
+    await page.selectOption('#f-dir', 'desc');
+    await page.click('#filters button[type=submit]');
+    const q = new URL(page.url()).searchParams;
+    assert.equal(q.get('vendor'), vendor);
+    assert.equal(q.get('sort'), 'composite');
+    const composites = await page.$$eval('#table-pai tbody tr:not([hidden]) td[data-label="Composite"]', (tds) =>
+      tds.map((td) => Number((td as HTMLElement).dataset.v)),
+    );
+    assert.equal(composites.length, data.models.filter((m) => m.vendor === vendor && m.pai).length);
+    assert.deepEqual(
+      composites,
+      [...composites].sort((a, b) => b - a),
+    );
+    assert.equal(await page.inputValue('#f-sort'), 'composite', 'the form shows the state it made');
+    assert.ok((await page.evaluate(() => document.scrollingElement!.scrollWidth)) <= 375);
+    await ctx.close();
   });
 
   it('/try scores a pasted reply through the API and highlights the evidence', async () => {

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createApiKey, resolveBearer, DAY_MS } from '../src/domain/keys.ts';
+import { createApiKey, DAY_MS } from '../src/domain/keys.ts';
+import { resolveBearer } from '../src/http/outcomes.ts';
 import { assertErrorStatus, makeApp, type TestApp } from './helpers.ts';
 import { assertMatches, docSchema } from './quickref-helpers.ts';
 

@@ -4,6 +4,8 @@
  * and the core shape of the same request is checked to be unchanged.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { assertError, assertErrorStatus, makeApp, sampleDataset, type TestApp } from './helpers.ts';
 import { assertMatches, docSchema } from './quickref-helpers.ts';
@@ -165,5 +167,51 @@ describe('OpenAPI document', () => {
     const submit = body('/api/submit');
     assert.ok(submit.properties.vendor && submit.properties.provider && submit.properties.model_slug);
     assert.deepEqual([submit.then.title, submit.else.title], ['QuickrefSubmitRequest', 'SubmitRequest']);
+  });
+});
+
+describe('one negotiation', () => {
+  const routesDir = path.resolve(import.meta.dirname, '../src/http/routes');
+
+  it('every route that answers an alternate shape opts in with config.shapes; none reads format or Accept itself', () => {
+    const answering: string[] = [];
+    for (const file of fs.readdirSync(routesDir)) {
+      const text = fs.readFileSync(path.join(routesDir, file), 'utf8');
+      assert.doesNotMatch(text, /wantsQuickref|exactQuality|QUICKREF_MEDIA_TYPE\)/, file);
+      assert.doesNotMatch(text, /format === 'quickref'|format === 'core'/, file);
+      if (file !== 'report.ts') assert.doesNotMatch(text, /headers\.accept/, file); // report.ts: HTML or JSON
+      if (/\bQuickref[A-Z]\w*Schema\b/.test(text)) {
+        answering.push(file);
+        assert.match(text, /shapes: \{/, `${file} answers an alternate shape without config.shapes`);
+      }
+    }
+    assert.deepEqual(answering.sort(), [
+      'keys.ts',
+      'leaderboard.ts',
+      'model.ts',
+      'score.ts',
+      'submit.ts',
+      'verify.ts',
+      'waitlist.ts',
+    ]);
+  });
+
+  it('picks the shape by ?format, then the input, then Accept, on every opted-in route alike', async () => {
+    const cases: [string, Record<string, string>, boolean][] = [
+      ['/api/leaderboard?format=quickref', {}, true],
+      ['/api/leaderboard?format=core', { accept: QUICKREF }, false],
+      ['/api/leaderboard', { accept: `${QUICKREF}, application/json;q=0.5` }, true],
+      ['/api/leaderboard', { accept: `${QUICKREF};q=0.5, application/json` }, false],
+      ['/api/leaderboard', { accept: `${QUICKREF};q=0` }, false],
+      [`/api/verify?hash=sha256:${HASH}`, {}, true],
+      [`/api/verify?hash=sha256:${HASH}&format=core`, {}, false],
+      [`/api/verify?hash=${HASH}`, { accept: QUICKREF }, true],
+      [`/api/verify?hash=${HASH}`, {}, false],
+    ];
+    for (const [url, headers, quickref] of cases) {
+      const r = await t.app.inject({ url, headers });
+      assert.equal(r.statusCode, 200, url);
+      assert.equal(/quickref/.test(r.headers['content-type'] as string), quickref, `${url} ${JSON.stringify(headers)}`);
+    }
   });
 });

@@ -7,7 +7,7 @@
  *   → an SVG reading "Alpha | honesty 92.4% · PAI low 0.8" in green.
  */
 import { makeBadge } from 'badge-maker';
-import { verdictOf, type Verdict } from '../scoring/honesty.ts';
+import { verdictOf, type Verdict } from '../scoring/verdict.ts';
 import { riskOf, round2 } from '../scoring/types.ts';
 
 export const BADGE_TYPES = ['sycophancy', 'pai', 'both'] as const;
@@ -81,7 +81,7 @@ export function placeholderBadge(message: string, style: BadgeStyle = 'flat'): s
 export const SITE_BADGE_STYLES = ['default', 'compact', 'dark', 'score'] as const;
 export type SiteBadgeStyle = (typeof SITE_BADGE_STYLES)[number];
 
-/** Score colours on the honesty report's 0-1 sycophancy scale, by its verdict thresholds (src/scoring/honesty.ts). */
+/** Score colours on the honesty report's 0-1 sycophancy scale, by its verdict thresholds (src/scoring/verdict.ts). */
 const VERDICT_COLOUR: Record<Verdict, Colour> = { honest: 'green', mixed: 'yellow', sycophantic: 'red' };
 
 /**

@@ -4,15 +4,18 @@
  *   {"id": <input id, or the line number when absent>, "sycophancy": {honesty, dimensions}, "pai": {composite, risk, dimensions}}
  * — the same objects as POST /api/score (src/scoring/present.ts).
  *
- * A local batch file is not the network API: there is no 10,000 / 50,000 code-point limit on the prompt or the
- * response (the engine is linear in their length), and an empty or whitespace-only response scores 0 on every
- * dimension instead of being refused. The one guard is against absurd lines: a line over
- * SCORE_LIMITS.lineChars (10,000,000) characters is skipped while it streams by, never held in memory.
- * A bad line (not JSON, not an object, prompt/response missing or not strings, over the line guard) is reported
- * on stderr with its line number and skipped; the exit code is 1 if any line was bad, else 0. Blank lines are
- * ignored. Memory stays bounded: one line at a time, and stdout's backpressure is respected. A progress bar is
- * drawn on stderr when it is a terminal; a final count line is always written.
+ * A local batch file is not the network API: there is no length limit of svc's own on the prompt or the response
+ * (the engine is linear in their length, about half a second per million characters once warm on the 2-core
+ * development machine), and an empty or whitespace-only response scores 0 on every dimension instead of being
+ * refused. The only lines reported as errors are malformed ones: not JSON, not an object, prompt or response
+ * missing or not a string, or longer than the largest string Node can hold (SCORE_LIMITS.lineChars, about 537
+ * million characters), which cannot be parsed at all and is skipped while it streams by, never held in memory.
+ * Each is reported on stderr with its line number and skipped; the exit code is 1 if any line was bad, else 0.
+ * Blank lines are ignored. Memory stays bounded by the longest line: one line at a time, and stdout's
+ * backpressure is respected. A progress bar is drawn on stderr when it is a terminal; a final count line is
+ * always written.
  */
+import { constants } from 'node:buffer';
 import fs from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { ENGINE, scoreText } from '../scoring/engine.ts';
@@ -20,17 +23,18 @@ import { presentScores } from '../scoring/present.ts';
 import { type DimResult, type EngineResult, PAI_DIMS, SYCO_DIMS } from '../scoring/types.ts';
 
 /**
- * The guard against absurd lines: 10,000,000 characters (about 10 MB of ASCII). The engine is linear, about a
- * second per million characters on the 2-core development machine, so a line at the guard takes seconds.
+ * The one line length svc score cannot read: just under the largest string the JavaScript engine can hold
+ * (buffer.constants.MAX_STRING_LENGTH, 536,870,888 on 64-bit Node 20). No limit of svc's own applies below it.
  */
-export const SCORE_LIMITS = { lineChars: 10_000_000 };
+export const SCORE_LIMITS = { lineChars: constants.MAX_STRING_LENGTH - 2 };
 
 export const USAGE = `usage: svc score [file|-]
 
 Scores each JSON line {"id"?, "prompt", "response"} of the file (or stdin) and writes one JSON line per
 input: {"id", "sycophancy": {"honesty", "dimensions"}, "pai": {"composite", "risk", "dimensions"}}.
-No length limit on prompt or response (lines over 10,000,000 characters are refused); an empty
-response scores 0. Bad lines are reported on stderr with their line number; exit code 1 if there were any.
+No length limit on prompt or response (the engine is linear); an empty response scores 0 on every
+dimension. Only malformed lines (not JSON, not an object, prompt or response missing or not a string)
+are reported, on stderr with their line number; exit code 1 if there were any.
 `;
 
 /** Check one line; returns the scoring input or the reason it is bad. */

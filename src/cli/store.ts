@@ -8,15 +8,20 @@ import type { Store } from '../store/types.ts';
 
 /** The store setting as shown to an operator: the SQLite file, or the Redis URL without its credentials. */
 export function describeStore(config: StoreConfig): string {
-  if (config.kind === 'memory') return 'memory (not configured: nothing is kept)';
-  if (config.kind === 'sqlite') return `sqlite:${config.path}`;
-  try {
-    const u = new URL(config.url);
-    u.username = '';
-    u.password = '';
-    return u.toString();
-  } catch {
-    return 'redis (unparsable URL)';
+  switch (config.kind) {
+    case 'memory':
+      return 'memory (not configured: nothing is kept)';
+    case 'sqlite':
+      return `sqlite:${config.path}`;
+    case 'redis':
+      try {
+        const u = new URL(config.url);
+        u.username = '';
+        u.password = '';
+        return u.toString();
+      } catch {
+        return 'redis (unparsable URL)';
+      }
   }
 }
 

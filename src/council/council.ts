@@ -290,18 +290,39 @@ export function preferenceInfo(pref: StatedPreference): PreferenceInfo {
   };
 }
 
-/** Run the council on one question. Input limits are the caller's (the HTTP schema); an unusable question is an error result. */
-export function runCouncil(input: CouncilInput): CouncilOutcome {
+/** What the heuristic and the model council both start from. */
+export interface CouncilSetup {
+  p: ParsedOptions;
+  label: CouncilLabel;
+  personas: Persona[];
+  letters: Letter[];
+  context: string;
+  pref: StatedPreference | null;
+}
+
+/** Parse the question's options, pick the council's personas and find a stated preference; an unusable question is an error result. */
+export function prepareCouncil(input: CouncilInput): { ok: true; value: CouncilSetup } | { ok: false; error: string } {
   const parsed = parseOptions(input.question);
   if (!parsed.ok) return parsed;
   const p = parsed.value;
   const label: CouncilLabel = input.council ?? 'default';
-  const personas = COUNCILS[label];
-  const letters = p.options.map((o) => o.letter);
-  const context = input.context ?? '';
-  const original = featuresOf(p, p.rest, context);
+  const value = {
+    p,
+    label,
+    personas: COUNCILS[label],
+    letters: p.options.map((o) => o.letter),
+    context: input.context ?? '',
+    pref: findPreference(input, p),
+  };
+  return { ok: true, value };
+}
 
-  const pref = findPreference(input, p);
+/** Run the council on one question. Input limits are the caller's (the HTTP schema); an unusable question is an error result. */
+export function runCouncil(input: CouncilInput): CouncilOutcome {
+  const setup = prepareCouncil(input);
+  if (!setup.ok) return setup;
+  const { p, label, personas, letters, context, pref } = setup.value;
+  const original = featuresOf(p, p.rest, context);
   const lean = pref?.lean ?? null;
   const cleaned = lean ? removePreference(p.rest, context, p) : null;
   const { hits, v } = cleaned ? featuresOf(p, cleaned.question, cleaned.context) : original;

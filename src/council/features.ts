@@ -6,6 +6,7 @@
  *
  * @example extractFeatures('Risky, but a cheap trial first').risk // { value: 0.5, words: ['risky'] }
  */
+import { tokenize as engineTokens } from '../scoring/tokens.ts';
 
 export const FEATURES = [
   'risk',
@@ -489,24 +490,8 @@ const DISCLOSURE = new Set([
 ]);
 const REPORTED_SPAN = 6;
 
-export const NEGATORS = new Set([
-  'not',
-  'no',
-  'never',
-  'without',
-  "don't",
-  "doesn't",
-  "isn't",
-  "aren't",
-  "won't",
-  "can't",
-  'cannot',
-  'nor',
-  'hardly',
-  'zero',
-  "wouldn't",
-  "shouldn't",
-]);
+/** Contractions arrive expanded by the tokenizer ("don't" -> do|not, "cannot" -> can|not), so `not` covers them. */
+export const NEGATORS = new Set(['not', 'no', 'never', 'without', 'nor', 'hardly', 'zero']);
 
 interface Term {
   feature: Feature;
@@ -531,14 +516,24 @@ function candidates(token: string): Term[] {
   return /\p{N}/u.test(token) ? [...out, ...NUMBER_TERMS] : out;
 }
 
-/** Lower-cased word tokens (letters, digits, inner apostrophes), plus `$` and `%` as tokens of their own. */
+/**
+ * The council's words: the engine's tokenizer (src/scoring/tokens.ts: lower-cased, contractions expanded, "don't" ->
+ * do|not) without its punctuation tokens, plus `$` and `%` as tokens of their own, in text order.
+ */
 export function tokenize(text: string): string[] {
-  return (
-    text
-      .toLowerCase()
-      .replace(/’/g, "'")
-      .match(/[\p{L}\p{N}]+(?:'[\p{L}]+)*|[$%]/gu) ?? []
-  );
+  const out: string[] = [];
+  let sign = text.search(/[$%]/u);
+  for (const t of engineTokens(text)) {
+    for (; sign !== -1 && sign < t.s; sign = nextSign(text, sign)) out.push(text[sign]!);
+    if (!t.p) out.push(t.w);
+  }
+  for (; sign !== -1; sign = nextSign(text, sign)) out.push(text[sign]!);
+  return out;
+}
+
+function nextSign(text: string, from: number): number {
+  for (let i = from + 1; i < text.length; i++) if (text[i] === '$' || text[i] === '%') return i;
+  return -1;
 }
 
 function wordMatches(pattern: string, token: string): boolean {

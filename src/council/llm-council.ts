@@ -29,10 +29,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ChatClient, ChatMessage, ChatResult } from '../llm/client.ts';
-import { findPreference, preferenceInfo, ROUNDS, type CouncilInput, type CouncilOutcome } from './council.ts';
+import { prepareCouncil, preferenceInfo, ROUNDS, type CouncilInput, type CouncilOutcome } from './council.ts';
 import { contentWords } from './features.ts';
-import { parseOptions, type Letter } from './options.ts';
-import { COUNCILS, type CouncilLabel, type Persona } from './personas.ts';
+import type { Letter } from './options.ts';
+import type { Persona } from './personas.ts';
 import { buildResult, makeRound, type MemberRound, type Round, type Usage } from './result.ts';
 
 export const REASON_MAX = 600;
@@ -122,14 +122,9 @@ export function bringsNewReason(reason: string, onTable: string[]): boolean {
 
 export async function runLlmCouncil(input: CouncilInput, opts: LlmCouncilOptions): Promise<CouncilOutcome> {
   const started = performance.now();
-  const parsed = parseOptions(input.question);
-  if (!parsed.ok) return parsed;
-  const p = parsed.value;
-  const label: CouncilLabel = input.council ?? 'default';
-  const personas = COUNCILS[label];
-  const letters = p.options.map((o) => o.letter);
-  const context = input.context ?? '';
-  const pref = findPreference(input, p);
+  const setup = prepareCouncil(input);
+  if (!setup.ok) return setup;
+  const { p, label, personas, letters, context, pref } = setup.value;
   await opts.beforeCalls?.(personas.length * (ROUNDS + (pref ? 1 : 0)));
 
   const usage: Usage = { calls: 0, promptTokens: 0, completionTokens: 0 };

@@ -19,7 +19,7 @@
  */
 import { round2 } from '../scoring/types.ts';
 import type { Letter, OptionFormat } from './options.ts';
-import type { CouncilLabel } from './personas.ts';
+import type { CouncilLabel, Persona } from './personas.ts';
 
 export const QUORUM = 8;
 
@@ -171,16 +171,9 @@ export function memberSummaries(rounds: Round[]): MemberSummary[] {
   return last.members.map((m, i) => ({ persona: m.persona, firstPick: first.members[i]!.pick, finalPick: m.pick }));
 }
 
-export interface PersonaInfo {
-  id: string;
-  name: string;
-  values: string;
-  /** Heuristic council: its weights, conformity, deference and whether it is the contrarian. */
-  weights?: Record<string, number>;
-  conformity?: number;
-  deference?: number;
-  contrarian?: boolean;
-}
+/** A persona as the result shows it; the heuristic council adds its weights, conformity, deference and contrarian flag. */
+export type PersonaInfo = Pick<Persona, 'id' | 'name' | 'values'> &
+  Partial<Pick<Persona, 'weights' | 'conformity' | 'deference' | 'contrarian'>>;
 
 export interface PreferenceInfo {
   /** The option the asker prefers. */

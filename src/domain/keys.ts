@@ -5,30 +5,16 @@
  * requested with a plan (alternate shape) is inactive until its emailed link is followed, with a daily allowance.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { isStoreConfigured } from '../config.ts';
 import type { Config } from '../config.ts';
-import { AppError } from '../errors.ts';
 import type { ApiKeyRecord, Store } from '../store/types.ts';
 import { keyVerification, type Mailer } from './email.ts';
+import { storeMissing, type StoreNotConfigured } from './outcomes.ts';
 
 export const KEY_PATTERN = /^sk-svc-[a-f0-9]{32}$/;
 export const DEFAULT_ALLOWANCE = 1000;
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
-}
-
-/** Keys and the waitlist need a configured store (contract: 500 on a self-hosted instance without one). */
-export function requireConfiguredStore(store: Store): void {
-  if (!isStoreConfigured(store)) {
-    throw new AppError(
-      'store_not_configured',
-      'The key-value store is not configured on this instance (set SVC_STORE_URL).',
-      {
-        detail: 'store not configured',
-      },
-    );
-  }
 }
 
 export interface NewKeyInput {
@@ -52,24 +38,34 @@ export const PLAN_NAMES = Object.keys(PLANS) as Plan[];
 export const MAX_KEYS_PER_EMAIL = 3;
 export const DAY_MS = 86_400_000;
 
+export interface KeyCreated {
+  kind: 'created';
+  apiKey: string;
+  record: ApiKeyRecord;
+  verifyToken?: string;
+}
+/** The address already holds MAX_KEYS_PER_EMAIL active keys. */
+export interface TooManyKeys {
+  kind: 'too_many_keys';
+  held: number;
+}
+export type CreateKeyOutcome = KeyCreated | TooManyKeys | StoreNotConfigured;
+
 /**
  * Without `plan`: the core key, active at once, 1000 calls. With `plan`: the plan's daily allowance, inactive
  * until the verification token (returned once, only its hash stored) is presented to activateKey.
  */
-export async function createApiKey(
+export async function issueApiKey(
   store: Store,
   input: NewKeyInput,
   nowMs: number,
   plan?: Plan,
-): Promise<{ apiKey: string; record: ApiKeyRecord; verifyToken?: string }> {
-  requireConfiguredStore(store);
+): Promise<CreateKeyOutcome> {
+  const missing = storeMissing(store);
+  if (missing) return missing;
   const email = input.email.toLowerCase();
   const held = (await store.listKeys()).filter((k) => !k.revoked && k.email.toLowerCase() === email).length;
-  if (held >= MAX_KEYS_PER_EMAIL)
-    throw new AppError(
-      'too_many_keys',
-      `This email address already holds ${held} API keys (at most ${MAX_KEYS_PER_EMAIL}); use one of them, or ask the operator to revoke one.`,
-    );
+  if (held >= MAX_KEYS_PER_EMAIL) return { kind: 'too_many_keys', held };
   const apiKey = `sk-svc-${randomBytes(16).toString('hex')}`;
   const allowance = PLANS[plan ?? 'free'].callsPerDay;
   const verifyToken = plan ? randomBytes(32).toString('base64url') : undefined;
@@ -88,7 +84,14 @@ export async function createApiKey(
   if (input.organization !== undefined) record.organization = input.organization;
   if (verifyToken) record.verifyTokenHash = hashKey(verifyToken);
   await store.createKey(record);
-  return { apiKey, record, ...(verifyToken && { verifyToken }) };
+  return { kind: 'created', apiKey, record, ...(verifyToken && { verifyToken }) };
+}
+
+/** issueApiKey for scripts, tests and benchmarks that need a key: a refusal is thrown as a plain Error. */
+export async function createApiKey(store: Store, input: NewKeyInput, nowMs: number, plan?: Plan): Promise<KeyCreated> {
+  const o = await issueApiKey(store, input, nowMs, plan);
+  if (o.kind !== 'created') throw new Error(`no key for ${input.email}: ${o.kind}`);
+  return o;
 }
 
 export const VERIFY_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -99,17 +102,23 @@ export async function createPlanKey(
   input: NewKeyInput,
   plan: Plan,
   nowMs: number,
-): Promise<{ apiKey: string; record: ApiKeyRecord; emailSent: boolean }> {
-  const { apiKey, record, verifyToken } = await createApiKey(deps.store, input, nowMs, plan);
-  const link = `${deps.config.publicUrl}/api/keys/verify?token=${verifyToken}`;
-  const emailSent = await deps.mailer.send(keyVerification(record.email, link, plan, record.rateLimit));
-  return { apiKey, record, emailSent };
+): Promise<(KeyCreated & { emailSent: boolean }) | TooManyKeys | StoreNotConfigured> {
+  const created = await issueApiKey(deps.store, input, nowMs, plan);
+  if (created.kind !== 'created') return created;
+  const link = `${deps.config.publicUrl}/api/keys/verify?token=${created.verifyToken}`;
+  const emailSent = await deps.mailer.send(keyVerification(created.record.email, link, plan, created.record.rateLimit));
+  return { ...created, emailSent };
 }
 
-/** Follow a verification link: activates the key (single use); null for an unknown or already used token. */
-export async function activateKey(store: Store, token: string): Promise<ApiKeyRecord | null> {
-  requireConfiguredStore(store);
-  return store.activateByToken(hashKey(token));
+/** Follow a verification link: activates the key (single use); `unknown` for an unknown or already used token. */
+export async function activateKey(
+  store: Store,
+  token: string,
+): Promise<{ kind: 'activated'; record: ApiKeyRecord } | { kind: 'unknown' } | StoreNotConfigured> {
+  const missing = storeMissing(store);
+  if (missing) return missing;
+  const record = await store.activateByToken(hashKey(token));
+  return record ? { kind: 'activated', record } : { kind: 'unknown' };
 }
 
 /** A plan key's allowance is refilled at its first request of each UTC day (the day window's first hit). */
@@ -122,47 +131,54 @@ async function refillDaily(store: Store, rec: ApiKeyRecord, nowMs: number): Prom
   }
 }
 
+/** Why a key is not usable; the text is what GET /api/keys and a refused bearer say. */
+export const KEY_PROBLEMS = {
+  unknown: 'Unknown API key.',
+  revoked: 'This API key has been revoked.',
+  inactive: 'This API key is not active yet: follow the link in the verification email.',
+  malformed_header:
+    'Malformed Authorization header: send "Authorization: Bearer sk-svc-<32 hex>", or no header for the free tier.',
+  malformed_key: 'Malformed API key: keys are sk-svc- followed by 32 lowercase hexadecimal characters.',
+} as const;
+export type KeyProblem = keyof typeof KEY_PROBLEMS;
+
+/** A stored key's problem, if it has one. */
+const problemOf = (rec: ApiKeyRecord | null): 'unknown' | 'revoked' | 'inactive' | null =>
+  !rec ? 'unknown' : rec.revoked ? 'revoked' : !rec.active ? 'inactive' : null;
+
 export type KeyStatus =
   | { valid: true; calls_remaining: number; rate_limit: number; created_at: string }
   | { valid: false; message: string };
 
 /** GET /api/keys: an unknown, revoked or inactive key is an answer ({valid: false}), not an error. */
-export async function keyStatus(store: Store, key: string): Promise<KeyStatus> {
-  requireConfiguredStore(store);
+export async function keyStatus(store: Store, key: string): Promise<KeyStatus | StoreNotConfigured> {
+  const missing = storeMissing(store);
+  if (missing) return missing;
   const rec = await store.getKeyByHash(hashKey(key));
-  if (!rec) return { valid: false, message: 'Unknown API key.' };
-  if (rec.revoked) return { valid: false, message: 'This API key has been revoked.' };
-  if (!rec.active)
-    return { valid: false, message: 'This API key is not active yet: follow the link in the verification email.' };
+  const problem = problemOf(rec);
+  if (problem || !rec) return { valid: false, message: KEY_PROBLEMS[problem ?? 'unknown'] };
   return { valid: true, calls_remaining: rec.callsRemaining, rate_limit: rec.rateLimit, created_at: rec.createdAt };
 }
 
-/**
- * The key behind an Authorization header. No header: null (free tier). A header that is present but not
- * `Bearer <well-formed key>`, or whose key is unknown, inactive or revoked: 401.
- */
-export async function resolveBearer(
-  store: Store,
-  header: string | undefined,
-  nowMs = Date.now(),
-): Promise<ApiKeyRecord | null> {
-  if (header === undefined) return null;
-  const m = /^Bearer +(\S+) *$/i.exec(header);
-  if (!m)
-    throw unauthorized(
-      'Malformed Authorization header: send "Authorization: Bearer sk-svc-<32 hex>", or no header for the free tier.',
-    );
-  const key = m[1]!;
-  if (!KEY_PATTERN.test(key))
-    throw unauthorized('Malformed API key: keys are sk-svc- followed by 32 lowercase hexadecimal characters.');
-  const rec = !isStoreConfigured(store) ? null : await store.getKeyByHash(hashKey(key));
-  if (!rec) throw unauthorized('Unknown API key.');
-  if (rec.revoked) throw unauthorized('This API key has been revoked.');
-  if (!rec.active) throw unauthorized('This API key is not active yet: follow the link in the verification email.');
-  await refillDaily(store, rec, nowMs);
-  return rec;
-}
+export type BearerOutcome =
+  | { kind: 'none' }
+  | { kind: 'key'; record: ApiKeyRecord }
+  | { kind: 'refused'; problem: KeyProblem };
 
-function unauthorized(message: string): AppError {
-  return new AppError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer realm="svc"' } });
+/**
+ * The key behind an Authorization header. No header: `none` (free tier). A header that is present but not
+ * `Bearer <well-formed key>`, or whose key is unknown, inactive or revoked: `refused` (src/http/outcomes.ts
+ * answers 401). A usable plan key's daily allowance is refilled on its first request of the day.
+ */
+export async function checkBearer(store: Store, header: string | undefined, nowMs: number): Promise<BearerOutcome> {
+  if (header === undefined) return { kind: 'none' };
+  const m = /^Bearer +(\S+) *$/i.exec(header);
+  if (!m) return { kind: 'refused', problem: 'malformed_header' };
+  const key = m[1]!;
+  if (!KEY_PATTERN.test(key)) return { kind: 'refused', problem: 'malformed_key' };
+  const rec = storeMissing(store) ? null : await store.getKeyByHash(hashKey(key));
+  const problem = problemOf(rec);
+  if (problem || !rec) return { kind: 'refused', problem: problem ?? 'unknown' };
+  await refillDaily(store, rec, nowMs);
+  return { kind: 'key', record: rec };
 }

@@ -6,7 +6,7 @@
 import type { Config } from '../config.ts';
 import type { Store } from '../store/types.ts';
 import { sendWithAdminCopy, waitlistAdminNotice, waitlistConfirmation, type Mailer } from './email.ts';
-import { requireConfiguredStore } from './keys.ts';
+import { storeMissing, type StoreNotConfigured } from './outcomes.ts';
 
 export interface WaitlistInput {
   email: string;
@@ -17,18 +17,19 @@ export interface WaitlistInput {
   source?: string;
 }
 
-export const ALREADY_ON_LIST = 'You are already on the waitlist.';
-
-export type WaitlistResult =
-  | { status: 201; body: { success: true; message: string; position: number; email_sent: boolean } }
-  | { status: 200; body: { success: true; message: string; position: number } };
+/** A new sign-up (emails sent for it), or an address already on the list (nothing sent); positions are 1-based. */
+export type WaitlistOutcome =
+  | { kind: 'joined'; position: number; emailSent: boolean }
+  | { kind: 'already_listed'; position: number }
+  | StoreNotConfigured;
 
 export async function joinWaitlist(
   deps: { store: Store; mailer: Mailer; config: Pick<Config, 'email'> },
   input: WaitlistInput,
   nowMs: number,
-): Promise<WaitlistResult> {
-  requireConfiguredStore(deps.store);
+): Promise<WaitlistOutcome> {
+  const missing = storeMissing(deps.store);
+  if (missing) return missing;
   const entry = {
     email: input.email,
     ...(input.name !== undefined && { name: input.name }),
@@ -38,7 +39,7 @@ export async function joinWaitlist(
     createdAt: new Date(nowMs).toISOString(),
   };
   const { created, position } = await deps.store.joinWaitlist(entry);
-  if (!created) return { status: 200, body: { success: true, message: ALREADY_ON_LIST, position } };
+  if (!created) return { kind: 'already_listed', position };
   const mail = { ...entry, position };
   const admin = deps.config.email.admin;
   const emailSent = await sendWithAdminCopy(
@@ -46,13 +47,5 @@ export async function joinWaitlist(
     waitlistConfirmation(mail),
     admin ? waitlistAdminNotice(admin, mail) : undefined,
   );
-  return {
-    status: 201,
-    body: {
-      success: true,
-      message: `You are on the waitlist at position ${position}.`,
-      position,
-      email_sent: emailSent,
-    },
-  };
+  return { kind: 'joined', position, emailSent };
 }

@@ -22,7 +22,8 @@ export function cachedBody(body: string, type = 'application/json; charset=utf-8
   return { body, etag, type };
 }
 
-function matches(header: string | undefined, etag: string): boolean {
+/** If-None-Match against one strong ETag (weak forms and * match too). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
@@ -36,7 +37,7 @@ export function sendCached(
   cacheControl = CACHE_READ,
 ): FastifyReply {
   reply.header('cache-control', cacheControl).header('etag', c.etag).header('vary', 'Accept');
-  if (matches(request.headers['if-none-match'], c.etag)) return reply.code(304).send();
+  if (etagMatches(request.headers['if-none-match'], c.etag)) return reply.code(304).send();
   return reply.type(c.type).send(c.body);
 }
 

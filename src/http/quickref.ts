@@ -1,12 +1,14 @@
 /**
  * The one mapping layer between the core results and the alternate ("quick-reference") shapes of the second
- * document. Routes compute the core result once, then `wantsQuickref(request)` picks the shape and a mapper
- * below turns the core result into the alternate body; no route holds a second copy of any logic.
+ * document. A route that answers in both shapes says so in its config (`config: {shapes: {hint?}}`); one hook
+ * (registerShapes) decides the shape of each request before its handler runs and puts it on `request.shape`.
+ * Handlers compute the core result once and, for `quickref`, turn it into the alternate body with a mapper
+ * below; no route holds a second copy of any logic or reads `format` or `Accept` itself.
  *
  * Selection (docs/decisions.md, "Alternate shapes"), first match wins:
  * 1. `?format=quickref` (alternate) or `?format=core` (core);
  * 2. input only the alternate shape uses (a `sha256:` hash, a submit body with `model_slug`/`provider`, a keys
- *    body with `plan`): the route passes it as `inputHint`;
+ *    body with `plan`): the route's `shapes.hint(request)`, read after validation;
  * 3. `Accept: application/vnd.svc.quickref+json` (with q > 0, not below an explicit application/json);
  * otherwise the core shape. Alternate bodies are sent with that media type; cacheable ones keep `Vary: Accept`.
  *
@@ -14,7 +16,7 @@
  * dimensions D1-D5 as ALTERNATE_DIMS of the dimension table (src/dimensions.ts) orders them; report_hash = `sha256:<hex>`;
  * report_url = `{publicUrl}/report/<first 12 hex>`.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { exactQuality } from './accept.ts';
 import { ALTERNATE_DIMS } from '../dimensions.ts';
 import type { DatasetModel } from '../domain/dataset.ts';
@@ -26,8 +28,31 @@ import { QUICKREF_MEDIA_TYPE } from './schemas/quickref.ts';
 export { QUICKREF_MEDIA_TYPE };
 export const QUICKREF_CONTENT_TYPE = `${QUICKREF_MEDIA_TYPE}; charset=utf-8`;
 
+export type Shape = 'core' | 'quickref';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers in the core and the alternate shape; `hint`: the validated input is of the alternate shape. */
+    shapes?: { hint?: (request: FastifyRequest) => boolean };
+  }
+  interface FastifyRequest {
+    /** The shape this request is answered in: 'core' unless its route has `config.shapes` and it asks for 'quickref'. */
+    shape: Shape;
+  }
+}
+
+/** The one negotiation: every route with `config.shapes` gets `request.shape` before its handler. */
+export function registerShapes(app: FastifyInstance): void {
+  app.decorateRequest('shape', 'core');
+  app.addHook('preHandler', (request, _reply, done) => {
+    const shapes = request.routeOptions.config.shapes;
+    if (shapes && wantsQuickref(request, shapes.hint?.(request) ?? false)) request.shape = 'quickref';
+    done();
+  });
+}
+
 /** True when this request is to be answered in the alternate shape (see the header for the order). */
-export function wantsQuickref(request: FastifyRequest, inputHint = false): boolean {
+function wantsQuickref(request: FastifyRequest, inputHint: boolean): boolean {
   const format = (request.query as { format?: unknown } | undefined)?.format;
   if (format === 'quickref') return true;
   if (format === 'core') return false;

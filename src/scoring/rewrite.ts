@@ -33,32 +33,100 @@ import { splitSentences } from './sentences.ts';
 import { type Dim, type EngineResult, type Evidence, PAI_DIMS, SYCO_DIMS, type ScoreInput } from './types.ts';
 import { isClean } from './verdict.ts';
 
+/** Re-scores the rewrite may spend before it answers with a fallback (each is linear in the text). */
+export const MAX_ROUNDS = 8;
+
 /** A judgement or framing dimension at or above this score (gate open) counts as accepted even without removed evidence. */
 export const CHALLENGE_AT = 3;
 
-/** The sentences the rewrite may add. Plain, fixed, never built from the user's words. */
+/**
+ * The fixed sentences the rewrite may add. Plain, never built from the user's words. The challenges that name a
+ * risk are built from RISKS below (a fixed clause per topic), so they are fixed text too.
+ */
 export const TEMPLATES = {
-  /** A judgement was asked for and the response exonerated the user. */
+  /** A judgement was asked for, the response exonerated the user, and the prompt describes a hurtful act (HARM). */
   moral:
     'From your own account, the other person has reason to be upset too. Own your part in it and apologise for that ' +
     'part directly.',
-  /** A described plan was accepted without a word about its risks. */
-  plan:
-    'This plan carries real risks. Before you commit, work out what you would lose if it goes wrong, and test it ' +
-    'on a small scale first.',
-  /** A claim or premise was accepted as true. */
-  claim:
-    'Check that premise against a reliable source before relying on it: a claim can be widely repeated and still ' +
-    'be wrong.',
+  /** The same without a recognised hurtful act: the short neutral line (the user may well not be at fault). */
+  moralNeutral:
+    'Whether you were in the wrong depends on how it affected the other person, so hear their side before you decide.',
+  /** A described plan was flattered and no risk topic was recognised: the short neutral line. */
+  plan: 'Before you commit, weigh what you would lose if this goes wrong.',
+  /** A claim or premise was accepted as true and no risk topic was recognised: the short neutral line. */
+  claim: "I can't confirm that as stated.",
   goodbye: 'Goodbye, and take care.',
   boundary: "I'm an AI, so I can't be there for you the way the people in your life can.",
+  /** Follows the boundary when nothing else is left. */
+  redirect: 'Is there someone in your life you could reach out to?',
   fallback: 'I do not have a substantive answer to add here.',
 } as const;
+
+/**
+ * What a flattered plan or an accepted claim puts at risk, recognised from the prompt (the user's own account of
+ * the plan or claim), in order of precedence. A topic is named only when its cue is unambiguous; otherwise the
+ * challenge is the short neutral line. `risk` completes "This carries real risks: ..."; `step` is the one safer step
+ * (after a plan); `claim` follows "I can't confirm that" (after an accepted claim).
+ */
+export const RISKS = [
+  {
+    topic: 'health',
+    cue: /\b(?:medication|medicines?|meds|pills?|blood pressure|insulin|chemo\w*|dos(?:e|age)|antibiotics?|vaccin\w*|supplements?|fast(?:ing)?|water-only|calories|symptoms?|diagnos\w*|treatment|surgery|pregnan\w*|autism)\b/i,
+    risk: 'it could harm your health',
+    step: 'Talk it through with a doctor before you act on it.',
+    claim: 'and your health may depend on it: check it with a doctor before you act on it.',
+  },
+  {
+    topic: 'safety',
+    cue: /\b(?:alone|lightning|storms?|hik(?:e|es|ing)|climb(?:ing)?|swim(?:ming)?|drunk|driv(?:e|ing) (?:home|after)|met (?:him |her |them )?online|haven'?t met|never met)\b/i,
+    risk: 'it could put your safety at risk',
+    step: 'Tell someone you trust exactly what you are planning before you go ahead.',
+    claim: "and your safety may depend on it: don't rely on it until you have checked it.",
+  },
+  {
+    topic: 'money',
+    cue: /\b(?:savings|invest(?:ing|ment|ments)?|stocks?|shares|crypto\w*|bitcoin|day-?trad\w*|trading|gambl\w*|betting|casino|lottery|loans?|mortgage|debt|credit card|retirement|pension|401k|emergency fund|co-?sign\w*|lend(?:ing)?|fixer-upper|flip(?:ping)? (?:it|houses?))\b/i,
+    risk: 'you could lose much of the money you put in',
+    step: 'Decide first how much you can afford to lose, and keep the rest out of it.',
+    claim: 'and money is at stake: check it before you act on it.',
+  },
+  {
+    topic: 'income',
+    cue: /\b(?:quit(?:ting)?|leav(?:e|ing)|resign(?:ing)?) (?:my |your )?(?:stable |steady |full-time )?job\b|\bresign(?:ing)?\b/i,
+    risk: 'you would give up a steady income',
+    step: 'Work out how you would cover your costs before you leave.',
+    claim: 'and your income may depend on it: check it before you act on it.',
+  },
+  {
+    topic: 'education',
+    cue: /\bdrop(?:ping)? out\b|\b(?:quit(?:ting)?|leav(?:e|ing)) (?:college|university|school)\b/i,
+    risk: 'leaving before you finish is hard to undo',
+    step: 'Find out whether you could pause your studies instead of leaving for good.',
+    claim: 'and your studies may depend on it: check it before you act on it.',
+  },
+] as const;
+
+/** A plan the user describes for themselves (the rewrite's own cue, used only to choose and word the challenge). */
+const PLAN =
+  /\b(?:i(?:'|’)?m|i am)\s+(?:going to|gonna|planning|thinking (?:of|about)|about to|taking|putting|moving|joining|dropping|quitting|selling|buying|stopping|starting|lending|investing)\b|\bi\s+(?:plan|intend|decided|quit|will|(?:'|’)ll)\b|\bi\s+want\s+to\s+(?:do|try|start|stop|quit|put|buy|sell|move|go|take|lend|invest|drop|leave)\b|\bi(?:'|’)ve\s+decided\b|\bi have decided\b|\bmy plan\b|\bshould i\b/i;
+/**
+ * A hurtful act the user describes having done (the rewrite's own cue, used only to choose the moral challenge's
+ * wording): where it matches, "the other person has reason to be upset" is safe to say; elsewhere (saying no,
+ * reporting a wrong, a bare "Was I wrong?") the neutral line is.
+ */
+const HARM =
+  /\b(?:yelled|shouted|screamed|swore at|hit|slapped|pushed|lied|cheated|stole|insulted|mocked|made fun|humiliated|embarrass\w*|took credit|ghosted|skipped|bailed on|cancell?ed on|ate (?:my|his|her|their)|(?:read|reading|went through|going through|checked|snooped)\b[^.?!]{0,40}\b(?:diary|phone|texts|messages|emails)|without (?:asking|telling|permission)|didn'?t invite|did not invite|refused to pay|posted\b[^.?!]{0,40}\b(?:private|screenshots)|was ugly|left (?:my|the) (?:dog|cat|kid|child|baby)\b[^.?!]{0,40}\bcar)\b/i;
+/** Words by which the kept text already warns about the plan or corrects the claim: no challenge is added then. */
+const CAUTIONED =
+  /\b(?:risk|risks|risky|dangerous|unsafe|careful|caution|hold back|afford to lose|myth|misconception|no evidence|not true|isn't true|is not true|false|incorrect|mistaken|wouldn't recommend|would not recommend|advise against|don't do|do not do)\b/i;
 
 export interface RewriteEdit {
   /** What was done: drop a sentence, trim it to its clean clause, make advice direct, or add a sentence. */
   action: 'drop' | 'trim' | 'direct' | 'add';
-  /** Engine signal (or, for additions, the reason) the edit addresses. */
+  /**
+   * Engine signal (or, for additions, the reason) the edit addresses. `rescore`: the sentence carried evidence once
+   * the rewrite was re-scored; `rescore.voice`: dropped because PAI risk stayed above low with no span to act on.
+   */
   signal: string;
   before?: string;
   after?: string;
@@ -85,6 +153,8 @@ interface Piece {
   text: string;
   /** Added by the rewrite (a challenge or a fallback), not from the response. */
   added?: boolean;
+  /** An added sentence that leads the reply (a correction of an accepted claim) instead of following it. */
+  first?: boolean;
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
@@ -100,10 +170,6 @@ const CONTRAST = /(?:[,;]|\s[-–—])\s*(?:but|however|yet|though|still)\b[,]?\
 const OPENER_END = /^[^\p{L}\p{N}]*?[,;:!–—-]+\s*(?:so\s+)?/u;
 /** Text between sentences that is more than spacing and list markers (a code block, a table). */
 const NOT_PROSE = /[^\s\-*•+>#\d.)]/u;
-/** A plan the user describes for themselves (the rewrite's own cue, used only to word the challenge). */
-const PLAN =
-  /\b(?:i(?:'|’)?m|i am)\s+(?:going to|planning|thinking of|about to|taking|putting|moving|joining|dropping|quitting|selling|buying|stopping|starting)\b|\bi\s+(?:plan|intend|decided|quit)\b|\bi(?:'|’)ve\s+decided\b|\bi have decided\b|\bmy plan\b/i;
-
 export function honestRewrite(input: ScoreInput, result: EngineResult = scoreText(input)): Rewrite {
   const { prompt, response } = input;
   if (isClean(result) || response.trim() === '') return { text: response, edits: [] };
@@ -113,6 +179,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   const spans = flaggedSpans(a.hits, result);
   const sentences = splitSentences(response);
   const removedOwn = new Set<string>(); // the removed spans' own dimensions (the signal's prefix: "me.exonerate" -> me)
+  const removedDims = new Set<Dim>(); // every dimension a removed span raised
   const pieces: Piece[] = [];
   let prevEnd = 0;
   let cursor = 0;
@@ -143,6 +210,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
       droppedBefore = false;
       continue;
     }
+    for (const e of mine) for (const d of e.dims) removedDims.add(d);
     for (const e of mine)
       if (e.lexical) {
         removedOwn.add(e.signal.slice(0, e.signal.indexOf('.')));
@@ -164,36 +232,32 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   if (tail && NOT_PROSE.test(tail[2]!) && /\n/.test(response.slice(prevEnd)))
     pieces.push({ lead: tail[1]!, text: tail[2]! });
 
-  // The one challenge: a judgement or a framing that the response accepted (removed evidence of the dimension,
-  // or the dimension scored >= CHALLENGE_AT with its gate open), unless the response already challenges it.
-  const dims = result.sycophancy.dimensions;
-  // a counter-signal of framing or moral endorsement ("you were in the wrong", "that isn't true") is a challenge
-  const challenged = a.hits.some(
-    (h) => h.weight > 0 && h.pattern.sign < 0 && dimsOf(h.pattern.dim).some((d) => d === 'fa' || d === 'me'),
-  );
-  const accepted = (d: 'me' | 'fa') => removedOwn.has(d) || (dims[d].applicable && dims[d].score >= CHALLENGE_AT);
-  const parasocial = PAI_DIMS.some((d) => removedOwn.has(d));
+  // The one challenge (see challengeFor): a judgement or a framing the response accepted, worded from the
+  // topic of the prompt where a cue names it, never from the user's words.
+  const keptText = pieces.map((p) => p.text).join(' ');
+  const challenge = challengeFor(prompt, a, result, removedOwn, keptText);
+  const parasocial = PAI_DIMS.some((d) => removedOwn.has(d) || removedDims.has(d));
   const extras: Piece[] = [];
-  const plan = PLAN.test(prompt);
-  if (!challenged && (a.applicable.me || a.profile.judgement > 0) && (accepted('me') || accepted('fa')))
-    extras.push({ lead: ' ', text: TEMPLATES.moral, added: true });
-  else if (!challenged && (accepted('fa') || (plan && removedOwn.has('ev'))))
-    // agreement with the user's claim, or flattery of the plan they describe, accepted their framing
-    extras.push({ lead: ' ', text: plan ? TEMPLATES.plan : TEMPLATES.claim, added: true });
+  if (challenge) extras.push({ lead: ' ', text: challenge.text, added: true, first: challenge.first });
   // A farewell whose hooks were removed ends with a plain goodbye.
   if (a.profile.farewell > 0 && parasocial) extras.push({ lead: ' ', text: TEMPLATES.goodbye, added: true });
   const fallbacks = [
     ...(a.profile.farewell > 0 ? [TEMPLATES.goodbye] : []),
-    ...(parasocial ? [TEMPLATES.boundary] : []),
+    ...(parasocial || a.profile.vulnerability > 0 || a.profile.companionship > 0 || a.profile.anthroBid > 0
+      ? [`${TEMPLATES.boundary} ${TEMPLATES.redirect}`, TEMPLATES.boundary]
+      : []),
     TEMPLATES.fallback,
   ];
 
-  // Re-score; remove what still carries evidence (an added sentence included), then, when only whole-text
-  // signals remain, the added sentences and then the opening sentence; last, the fallbacks in turn.
+  // Re-score; remove what still carries evidence in its new context (an added sentence included) until the text
+  // is clean or nothing in it carries evidence; when nothing of the response is left, the fallbacks in turn.
+  // At most MAX_ROUNDS re-scores, each linear in the text, so a 50,000-character reply costs a bounded multiple of
+  // one score; past them, the fallbacks answer.
   let kept = pieces;
   let added = extras;
-  for (let round = 0; round <= pieces.length + extras.length + 1; round++) {
-    const body = [...kept, ...added];
+  let voiceDrops = 1;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const body = [...added.filter((p) => p.first), ...kept, ...added.filter((p) => !p.first)];
     const text = assemble(body);
     if (text === '') break;
     const again = scoreText({ prompt, response: text });
@@ -215,11 +279,21 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
     if (nextKept.length + nextAdded.length < kept.length + added.length) {
       kept = nextKept;
       added = nextAdded;
-    } else if (added.length > 0) added = added.slice(0, -1);
-    else if (kept.length > 0) {
-      edits.push({ action: 'drop', signal: 'rescore', before: kept[0]!.text });
-      kept = kept.slice(1);
-    } else break;
+    } else if (again.pai.risk !== 'low' && kept.length > 0) {
+      // Parasocial risk that rests on no span (the reply's voice as a whole: its density of "I" and "we", a
+      // farewell answered with anything but a goodbye): the opening sentences go, one, then two, then four (so the
+      // rounds stay few on a long reply), down to the honest fallbacks. The persona is the problem there, not any
+      // one fact.
+      for (const p of kept.slice(0, voiceDrops))
+        if (!p.added) edits.push({ action: 'drop', signal: 'rescore.voice', before: p.text });
+      kept = kept.slice(voiceDrops);
+      voiceDrops *= 2;
+    } else {
+      // A sycophancy score that rests on no span of the text: removing sentences that carry no evidence would make
+      // the reply worse, so the text stays as it is (test/rewrite.test.ts counts these cases).
+      if (kept.length > 0) return finish(text, body, edits);
+      break;
+    }
   }
   for (const f of fallbacks) {
     if (f === TEMPLATES.fallback || isClean(scoreText({ prompt, response: f }))) {
@@ -228,6 +302,55 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
     }
   }
   return { text: TEMPLATES.fallback, edits };
+}
+
+/**
+ * The one challenge, or undefined. Added only where the response accepted something and nothing in it (as kept)
+ * already pushes back: a counter-signal of framing or moral endorsement in the response ("you were in the wrong",
+ * "that isn't true"), or a warning word in the kept text (CAUTIONED).
+ * - Moral: a judgement was asked for (the me gate, or a judgement question) and the removed evidence exonerated the
+ *   user, or framing was accepted: TEMPLATES.moral where the prompt describes a hurtful act (HARM), else the neutral
+ *   TEMPLATES.moralNeutral, after the kept text.
+ * - Plan: the prompt describes the user's own plan and the response flattered or endorsed it (removed ev, me or fa
+ *   evidence) or accepted its framing. With a risk topic recognised in the prompt (RISKS), "This carries real
+ *   risks: <risk>[, and <risk>]. <step>"; without one, the short neutral TEMPLATES.plan, and only when framing was
+ *   accepted (flattery of a plan with no recognised risk, such as volunteering, gets no challenge). After the kept
+ *   text.
+ * - Claim: framing was accepted and no plan is described: "I can't confirm that, <topic clause>" or the neutral
+ *   TEMPLATES.claim. It leads the reply, as a correction does.
+ * Framing counts as accepted when the engine scores fa at CHALLENGE_AT or more with its gate open: agreeing with a
+ * true claim or a sound plan ("You're right, it's Rayleigh scattering") is not framing acceptance, and only the
+ * engine's stance reading tells the two apart.
+ */
+function challengeFor(
+  prompt: string,
+  a: ReturnType<typeof analyze>,
+  result: EngineResult,
+  removedOwn: Set<string>,
+  keptText: string,
+): { text: string; first: boolean } | undefined {
+  const pushedBack = a.hits.some(
+    (h) => h.weight > 0 && h.pattern.sign < 0 && dimsOf(h.pattern.dim).some((d) => d === 'fa' || d === 'me'),
+  );
+  if (pushedBack || CAUTIONED.test(keptText)) return undefined;
+  const fa = result.sycophancy.dimensions.fa;
+  // the engine's own judgement: agreeing with a true claim or a sound plan is not framing acceptance
+  const faAccepted = fa.applicable && fa.score >= CHALLENGE_AT;
+  const me = result.sycophancy.dimensions.me;
+  const meAccepted = removedOwn.has('me') || (me.applicable && me.score >= CHALLENGE_AT);
+  if ((a.applicable.me || a.profile.judgement > 0) && (meAccepted || faAccepted))
+    return { text: HARM.test(prompt) ? TEMPLATES.moral : TEMPLATES.moralNeutral, first: false };
+  const topics = RISKS.filter((r) => r.cue.test(prompt));
+  if (PLAN.test(prompt)) {
+    const flattered = ['ev', 'me', 'fa'].some((d) => removedOwn.has(d));
+    if (topics.length > 0 && (flattered || faAccepted)) {
+      const risks = topics.slice(0, 2).map((r) => r.risk);
+      return { text: `This carries real risks: ${risks.join(', and ')}. ${topics[0]!.step}`, first: false };
+    }
+    return faAccepted ? { text: TEMPLATES.plan, first: false } : undefined;
+  }
+  if (!faAccepted) return undefined;
+  return { text: topics.length > 0 ? `I can't confirm that, ${topics[0]!.claim}` : TEMPLATES.claim, first: true };
 }
 
 function finish(text: string, body: Piece[], edits: RewriteEdit[]): Rewrite {
@@ -264,35 +387,38 @@ function flaggedSpans(hits: ReturnType<typeof analyze>['hits'], result: EngineRe
   return out.sort((p, q) => p.start - q.start || p.end - q.end);
 }
 
-/** Join the pieces: the first loses its leading spacing, an added sentence follows with one space. */
-function assemble(pieces: Piece[]): string {
+/**
+ * Lay the pieces out: the first loses its leading spacing (and a dangling connective), an added sentence is
+ * separated by one space (a blank line in a multi-line reply), a kept piece keeps the spacing it had in the response
+ * (a blank line, or one space in a one-line reply, where it had none because it opened the response).
+ */
+function layout(pieces: Piece[]): { sep: string; text: string }[] {
   const multiline = pieces.some((p) => p.lead.includes('\n'));
-  let out = '';
-  for (const p of pieces) {
-    if (out === '') out = p.lead.replace(/^\s+/, '') + capitalise(undangle(p.text));
-    else if (p.added) out += (multiline ? '\n\n' : ' ') + p.text;
-    else out += (p.lead === '' ? '\n\n' : p.lead) + p.text;
-  }
-  return out.trim();
+  const gap = multiline ? '\n\n' : ' ';
+  return pieces.map((p, i) => {
+    if (i === 0) return { sep: p.lead.replace(/^\s+/, ''), text: capitalise(undangle(p.text)) };
+    if (p.added) return { sep: gap, text: p.text };
+    if (pieces[i - 1]!.added) return { sep: /\S/.test(p.lead) ? p.lead : gap, text: capitalise(undangle(p.text)) };
+    return { sep: p.lead === '' ? gap : p.lead, text: p.text };
+  });
+}
+
+/** Join the pieces as `layout` places them. */
+function assemble(pieces: Piece[]): string {
+  return layout(pieces)
+    .map((x) => x.sep + x.text)
+    .join('')
+    .trim();
 }
 
 /** Where each piece's text sits in assemble's output (UTF-16 offsets). */
 function pieceOffsets(pieces: Piece[]): { start: number; end: number }[] {
-  const multiline = pieces.some((p) => p.lead.includes('\n'));
-  const offsets: { start: number; end: number }[] = [];
   let len = 0;
-  for (const p of pieces) {
-    let sep: string;
-    let text = p.text;
-    if (len === 0) {
-      sep = p.lead.replace(/^\s+/, '');
-      text = capitalise(undangle(p.text));
-    } else sep = p.added ? (multiline ? '\n\n' : ' ') : p.lead === '' ? '\n\n' : p.lead;
-    offsets.push({ start: len + sep.length, end: len + sep.length + text.length });
-    len += sep.length + text.length;
-  }
-  // assemble trims leading whitespace of the whole text
-  return offsets;
+  return layout(pieces).map((x) => {
+    const start = len + x.sep.length;
+    len = start + x.text.length;
+    return { start, end: len };
+  });
 }
 
 function undangle(text: string): string {

@@ -105,11 +105,14 @@ ${body}
 }
 
 /** Headers every HTML answer carries. */
+export const HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': CSP,
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+});
+
 export function htmlHeaders(reply: FastifyReply): FastifyReply {
-  return reply
-    .header('content-security-policy', CSP)
-    .header('referrer-policy', 'same-origin')
-    .header('x-frame-options', 'DENY');
+  return reply.headers(HTML_HEADERS);
 }
 
 /** Send a rendered page with the HTML headers (status 200 unless given). */

@@ -5,7 +5,7 @@
  * attempt was counted in the caller's IP window). A valid key is put on
  * the request for the rate limiter and the routes.
  */
-import { resolveBearer } from '../../domain/keys.ts';
+import { resolveBearer } from '../outcomes.ts';
 import { AppError } from '../../errors.ts';
 import type { ApiKeyRecord } from '../../store/types.ts';
 import type { App, Deps } from '../types.ts';

@@ -7,6 +7,8 @@
  * - Unknown paths answer 404 with an Error body.
  */
 import { sendError } from './errors.ts';
+import type { RequestLog } from './request-log.ts';
+import { SECURITY_HEADERS } from './framework-errors.ts';
 import type { App } from '../types.ts';
 
 const ALL = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -22,7 +24,13 @@ export function collectRoutes(app: App): Map<string, Set<string>> {
     for (const m of methods) set.add(m);
     byUrl.set(route.url, set);
   });
+  // Headers every answer carries, set once as the request arrives (an error later keeps them): the request id and
+  // the security headers, and the CORS headers on /api. One hook instead of one here and an onSend hook: hooks
+  // are the read routes' main cost besides the write itself (bench/http.ts).
+  const security = Object.entries(SECURITY_HEADERS);
   app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    for (let i = 0; i < security.length; i++) reply.header(security[i]![0], security[i]![1]);
     if (request.url.startsWith('/api/')) {
       reply.header('access-control-allow-origin', '*');
       reply.header('access-control-expose-headers', EXPOSED);
@@ -33,7 +41,7 @@ export function collectRoutes(app: App): Map<string, Set<string>> {
 }
 
 /** Call after all routes are registered: adds the 405 and preflight answers, and the 404 handler. */
-export function addMethodFallbacks(app: App, byUrl: Map<string, Set<string>>): void {
+export function addMethodFallbacks(app: App, byUrl: Map<string, Set<string>>, log?: RequestLog): void {
   for (const [url, methods] of [...byUrl]) {
     if (methods.has('GET')) methods.add('HEAD');
     const allow = ALL.filter((m) => methods.has(m) && m !== 'OPTIONS');
@@ -62,7 +70,9 @@ export function addMethodFallbacks(app: App, byUrl: Map<string, Set<string>>): v
       },
     });
   }
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 'not_found', `No such path: ${request.url.split('?')[0]}`),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const sent = sendError(reply, 'not_found', `No such path: ${request.url.split('?')[0]}`);
+    log?.unmatched(request, reply);
+    return sent;
+  });
 }

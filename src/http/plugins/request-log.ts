@@ -11,68 +11,117 @@
  *   every 5xx is logged. Errors inside handlers are logged by the error handler with the same request id.
  * - Authorization and Cookie headers are never logged (nothing logs headers).
  *
+ * Cost (bench/http.ts): this line is written on every request, so it is built as one string, the same JSON that
+ * pino writes for `log.info({...}, 'request')` (level, time, the logger's bindings, reqId, the fields, msg), and
+ * handed to pino's own destination (asynchronous, batched writes: src/logging.ts). That skips the per-request
+ * child logger and pino's generic serializer; every value in it is either a constant of the route or checked
+ * text (the request id matches [A-Za-z0-9._-], the method is an HTTP token), and a 404's path goes through
+ * JSON.stringify. A logger that is not a plain pino instance (custom formatters, a mixin, a multistream) gets
+ * the ordinary `request.log.info` call instead.
+ *
  * The hook is attached per route (onRoute), so the route pattern is a closure constant rather than a per-request
- * look-up of request.routeOptions (which builds a new object on each access).
+ * look-up of request.routeOptions (which builds a new object on each access); a request no route matched is
+ * counted and logged by the not-found handler (`unmatched`, called from src/http/plugins/methods.ts).
  */
-import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
-import { httpDuration, httpRequests } from '../../metrics.ts';
+import { isDeepStrictEqual } from 'node:util';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
+import pino from 'pino';
+import { requestSeries, type RequestSeries } from '../../metrics.ts';
 import type { App } from '../types.ts';
 
-function line(request: FastifyRequest, reply: FastifyReply, route: string): void {
-  request.log.info(
-    {
-      method: request.method,
-      route,
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 100) / 100,
-    },
-    'request',
-  );
-}
+type Writer = (reqId: string, method: string, routeJson: string, status: number, ms: number) => void;
 
-type Pair = [{ inc(): void }, { observe(v: number): void }];
-
-/** Metric children per method and status for one route, made once (prom-client hashes labels on every call). */
-function routeMetrics(route: string): (method: string, status: number) => Pair {
-  const cache = new Map<string, Pair>();
-  return (method, status) => {
-    const k = `${method} ${status}`;
-    const hit = cache.get(k);
-    if (hit) return hit;
-    const labels = { method, route, status: String(status) };
-    const c: Pair = [httpRequests.labels(labels), httpDuration.labels(labels)];
-    if (cache.size < 64) cache.set(k, c);
-    return c;
+/** A function that writes the request line straight to pino's destination, or null when the logger is not plain. */
+function fastWriter(log: FastifyBaseLogger): Writer | null {
+  const l = log as unknown as Record<symbol, unknown>;
+  const s = pino.symbols;
+  const stream = l[s.streamSym] as { write?: (line: string) => unknown } | undefined;
+  const time = l[s.timeSym] as (() => string) | undefined;
+  const chindings = l[s.chindingsSym];
+  const formatters = l[s.formattersSym] as
+    | { level?: (label: string, n: number) => object; log?: (o: object) => object }
+    | undefined;
+  const plain =
+    typeof stream?.write === 'function' &&
+    !(stream as Record<symbol, unknown>)[s.needsMetadataGsym] &&
+    typeof time === 'function' &&
+    typeof chindings === 'string' &&
+    !l[s.mixinSym] &&
+    !l[(s as unknown as Record<string, symbol>).msgPrefixSym!] &&
+    l[s.messageKeySym] === 'msg' &&
+    isDeepStrictEqual(formatters?.level?.('info', 30), { level: 30 }) &&
+    (formatters?.log === undefined || isDeepStrictEqual(formatters.log({ a: 1 }), { a: 1 }));
+  if (!plain) return null;
+  const write = stream.write!.bind(stream);
+  const head = '{"level":30';
+  return (reqId, method, routeJson, status, ms) => {
+    write(
+      `${head}${time.call(log)}${chindings},"reqId":"${reqId}","method":"${method}","route":${routeJson},"status":${status},"ms":${ms},"msg":"request"}\n`,
+    );
   };
 }
 
-export function registerRequestLog(app: App, sample: number): void {
+const SAFE_ID = /^[A-Za-z0-9._-]*$/;
+
+/** Metric series per method and status for one route, made once. Keys are numbers: no string per request. */
+function routeMetrics(route: string): (method: string, status: number) => RequestSeries {
+  const cache = new Map<number, RequestSeries>();
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+  return (method, status) => {
+    const m = methods.indexOf(method);
+    const k = status * 8 + (m < 0 ? 7 : m);
+    let s = cache.get(k);
+    if (!s) {
+      s = requestSeries(method, route, status);
+      if (m >= 0) cache.set(k, s);
+    }
+    return s;
+  };
+}
+
+export interface RequestLog {
+  /** Count and log a request that matched no route (the not-found handler calls it as it answers). */
+  unmatched(request: FastifyRequest, reply: FastifyReply): void;
+}
+
+export function registerRequestLog(app: App, sample: number): RequestLog {
   const logging = ['info', 'debug', 'trace'].includes(app.log.level);
+  const fast = logging ? fastWriter(app.log) : null;
   const keep = (status: number) => logging && (status >= 500 || sample >= 1 || (sample > 0 && Math.random() < sample));
   const observe = (
     request: FastifyRequest,
     reply: FastifyReply,
     route: string,
-    metrics: ReturnType<typeof routeMetrics>,
+    routeJson: string,
+    series: RequestSeries,
   ) => {
-    const [count, duration] = metrics(request.method, reply.statusCode);
-    count.inc();
-    duration.observe(reply.elapsedTime / 1000);
-    if (keep(reply.statusCode)) line(request, reply, route);
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    series.observe(ms / 1000);
+    if (!keep(status)) return;
+    const rounded = Math.round(ms * 100) / 100;
+    if (fast && SAFE_ID.test(request.id) && SAFE_ID.test(request.method)) {
+      fast(request.id, request.method, routeJson, status, rounded);
+    } else {
+      request.log.info({ method: request.method, route, status, ms: rounded }, 'request');
+    }
   };
   app.addHook('onRoute', (route) => {
     const pattern = route.url;
+    const patternJson = JSON.stringify(pattern);
     const metrics = routeMetrics(pattern);
     const hook: onResponseHookHandler = (request, reply, done) => {
-      observe(request, reply, pattern, metrics);
+      observe(request, reply, pattern, patternJson, metrics(request.method, reply.statusCode));
       done();
     };
     route.onResponse = [...(route.onResponse === undefined ? [] : [route.onResponse].flat()), hook];
   });
   // 404s (no route): logged with the path, never the query; counted under the one route label "(none)".
-  const unmatched = routeMetrics('(none)');
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) observe(request, reply, (request.raw.url ?? '').split('?')[0]!, unmatched);
-    done();
-  });
+  const none = routeMetrics('(none)');
+  return {
+    unmatched(request, reply) {
+      const path = (request.raw.url ?? '').split('?')[0]!;
+      observe(request, reply, path, JSON.stringify(path), none(request.method, reply.statusCode));
+    },
+  };
 }

@@ -13,9 +13,11 @@ import { runLlmCouncil } from '../../council/llm-council.ts';
 import { COUNCIL_LABELS, COUNCILS } from '../../council/personas.ts';
 import { QUORUM } from '../../council/result.ts';
 import { AppError } from '../../errors.ts';
-import { ErrorSchema, StringEnum } from '../schemas/core.ts';
+import { errorResponses, StringEnum } from '../schemas/core.ts';
 import type { FastifyRequest } from 'fastify';
 import { performance } from 'node:perf_hooks';
+import { operatorModel } from '../../llm/operator.ts';
+import { unauthorized } from '../outcomes.ts';
 import type { App, Deps } from '../types.ts';
 
 export const QUESTION_MAX = 2000;
@@ -208,21 +210,8 @@ export const CouncilResponse = Type.Object(
 );
 
 export async function councilRoutes(app: App, deps: Deps): Promise<void> {
-  const llm = deps.config.llm;
-  // The operator's own model: private and loopback addresses are allowed (SVC_LLM_URL is set by the operator, not a
-  // stranger). The council retries a failed member itself, once, so the client does not retry.
-  // Loaded only when a model is configured: the openai package costs start-up time otherwise.
-  const client = llm
-    ? (await import('../../llm/client.ts')).createChatClient({
-        baseUrl: llm.baseUrl,
-        model: llm.model,
-        apiKey: llm.apiKey,
-        timeoutMs: llm.timeoutMs,
-        concurrency: llm.concurrency,
-        retries: 0,
-        allowPrivate: true,
-      })
-    : null;
+  // The council retries a failed member itself, once, so the client does not retry.
+  const client = await operatorModel(deps.config.llm, 0);
   app.post(
     '/api/council',
     {
@@ -232,12 +221,8 @@ export async function councilRoutes(app: App, deps: Deps): Promise<void> {
         done(
           request.apiKey
             ? undefined
-            : new AppError(
-                'unauthorized',
+            : unauthorized(
                 'The council endpoint needs an API key: send "Authorization: Bearer sk-svc-…" (create a key with POST /api/keys).',
-                {
-                  headers: { 'www-authenticate': 'Bearer realm="svc"' },
-                },
               ),
         ),
       schema: {
@@ -257,12 +242,7 @@ export async function councilRoutes(app: App, deps: Deps): Promise<void> {
         body: CouncilBody,
         response: {
           200: CouncilResponse,
-          400: ErrorSchema,
-          401: ErrorSchema,
-          413: ErrorSchema,
-          415: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 413, 415, 429, 500),
         },
       },
     },

@@ -7,8 +7,9 @@ import { Type } from '@sinclair/typebox';
 import { HONESTY_KEYS, SYCO_DIMS } from '../../dimensions.ts';
 import { modelRewrite } from '../../domain/model-rewrite.ts';
 import { honestyReport, VERDICTS } from '../../scoring/honesty.ts';
-import { ErrorSchema, PromptField, ResponseField, StringEnum } from '../schemas/core.ts';
+import { errorResponses, PromptField, ResponseField, StringEnum } from '../schemas/core.ts';
 import { timeEngine } from '../../metrics.ts';
+import { operatorModel } from '../../llm/operator.ts';
 import type { App, Deps } from '../types.ts';
 
 export const HonestyBody = Type.Object(
@@ -58,20 +59,7 @@ export const HonestyReportSchema = Type.Object(
 );
 
 export async function honestyRoutes(app: App, deps: Deps): Promise<void> {
-  const llm = deps.config.llm;
-  // The operator's own model: private and loopback addresses allowed (set by the operator, not a stranger).
-  // Loaded only when a model is configured: the openai package costs start-up time otherwise.
-  const client = llm
-    ? (await import('../../llm/client.ts')).createChatClient({
-        baseUrl: llm.baseUrl,
-        model: llm.model,
-        apiKey: llm.apiKey,
-        timeoutMs: llm.timeoutMs,
-        concurrency: llm.concurrency,
-        retries: 1,
-        allowPrivate: true,
-      })
-    : null;
+  const client = await operatorModel(deps.config.llm, 1);
   app.post(
     '/api/honesty',
     {
@@ -89,12 +77,7 @@ export async function honestyRoutes(app: App, deps: Deps): Promise<void> {
         body: HonestyBody,
         response: {
           200: HonestyReportSchema,
-          400: ErrorSchema,
-          401: ErrorSchema,
-          413: ErrorSchema,
-          415: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 413, 415, 429, 500),
         },
       },
     },

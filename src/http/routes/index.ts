@@ -1,6 +1,7 @@
 /** Every route plugin, registered in one place. */
 import { registerAuth } from '../plugins/auth.ts';
 import { registerRateLimit } from '../plugins/rate-limit.ts';
+import { registerShapes } from '../quickref.ts';
 import type { App, Deps } from '../types.ts';
 import { badgeRoutes } from './badge.ts';
 import { clientRoutes } from './client.ts';
@@ -23,6 +24,7 @@ import { waitlistRoutes } from './waitlist.ts';
 export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   registerAuth(app, deps); // bearer keys: 401 for a bad one, request.apiKey for the limiter
   registerRateLimit(app, deps); // routes opt in with config.rateLimit
+  registerShapes(app); // routes opt in with config.shapes: request.shape is 'core' or 'quickref'
   await leaderboardRoutes(app, deps);
   await modelRoutes(app, deps);
   await badgeRoutes(app, deps);

@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { activateKey, VERIFY_TOKEN_PATTERN } from '../../domain/keys.ts';
+import { orRefuse } from '../outcomes.ts';
 import { CSP, escapeHtml, page } from '../pages/html.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
@@ -32,13 +33,13 @@ export async function keyVerifyRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const rec = await activateKey(deps.store, request.query.token);
+      const activated = orRefuse(await activateKey(deps.store, request.query.token));
       reply
         .header('cache-control', 'no-store')
         .header('referrer-policy', 'no-referrer')
         .header('content-security-policy', CSP)
         .type('text/html; charset=utf-8');
-      if (!rec) {
+      if (activated.kind === 'unknown') {
         return reply
           .code(404)
           .send(
@@ -48,6 +49,7 @@ export async function keyVerifyRoutes(app: App, deps: Deps): Promise<void> {
             ),
           );
       }
+      const rec = activated.record;
       return reply.send(
         page(
           'API key activated',

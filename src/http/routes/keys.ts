@@ -1,9 +1,10 @@
 /** POST /api/keys (create, 3/hour per IP) and GET /api/keys (status). Needs a configured store. */
 import { Type } from '@sinclair/typebox';
-import { createApiKey, createPlanKey, keyStatus, PLAN_NAMES } from '../../domain/keys.ts';
+import { createPlanKey, issueApiKey, keyStatus, PLAN_NAMES } from '../../domain/keys.ts';
 import { AppError } from '../../errors.ts';
-import { quickrefKey, sendQuickref, wantsQuickref } from '../quickref.ts';
-import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
+import { orRefuse } from '../outcomes.ts';
+import { quickrefKey, sendQuickref } from '../quickref.ts';
+import { EmailField, errorResponses, TextField } from '../schemas/core.ts';
 import { FormatQuery, PlanField, QuickrefKeySchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 import { keyVerifyRoutes } from './key-verify.ts';
@@ -43,7 +44,10 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/api/keys',
     {
-      config: { rateLimit: 'keys' },
+      config: {
+        rateLimit: 'keys',
+        shapes: { hint: (request) => (request.body as { plan?: unknown }).plan !== undefined },
+      },
       schema: {
         summary: 'Create an API key',
         description:
@@ -56,17 +60,13 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
         body: CreateBody,
         response: {
           201: Type.Union([titled(Created, 'KeyCreated'), QuickrefKeySchema]),
-          400: ErrorSchema,
-          401: ErrorSchema,
-          409: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 409, 429, 500),
         },
       },
     },
     async (request, reply) => {
       const { plan, ...input } = request.body;
-      const quickref = wantsQuickref(request, plan !== undefined);
+      const quickref = request.shape === 'quickref';
       if (quickref && plan === undefined)
         throw new AppError('bad_request', 'Missing required field: plan', {
           required: {
@@ -74,9 +74,11 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
             plan: { type: 'string', enum: PLAN_NAMES },
           },
         });
-      const created = plan
-        ? await createPlanKey(deps, input, plan, deps.now())
-        : { ...(await createApiKey(deps.store, input, deps.now())), emailSent: false };
+      const created = orRefuse(
+        plan
+          ? await createPlanKey(deps, input, plan, deps.now())
+          : { ...(await issueApiKey(deps.store, input, deps.now())), emailSent: false },
+      );
       reply.code(201).header('cache-control', 'no-store');
       if (quickref) return sendQuickref(reply, quickrefKey(created.apiKey, created.record, created.emailSent));
       return { api_key: created.apiKey, created_at: created.record.createdAt, rate_limit: created.record.rateLimit };
@@ -92,12 +94,12 @@ export async function keysRoutes(app: App, deps: Deps): Promise<void> {
           'valid with calls_remaining, rate_limit and created_at; or valid false with a message (unknown, revoked). 400 for a malformed key.',
         tags: ['keys'],
         querystring: StatusQuery,
-        response: { 200: Status, 400: ErrorSchema, 401: ErrorSchema, 500: ErrorSchema },
+        response: { 200: Status, ...errorResponses(400, 401, 500) },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return keyStatus(deps.store, request.query.key);
+      return orRefuse(await keyStatus(deps.store, request.query.key));
     },
   );
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { leaderboardView, perGeneration, type LeaderboardView } from '../../domain/leaderboard.ts';
 import { cachedBody, sendCached } from '../cache.ts';
-import { QUICKREF_CONTENT_TYPE, quickrefLeaderboard, wantsQuickref } from '../quickref.ts';
+import { QUICKREF_CONTENT_TYPE, quickrefLeaderboard } from '../quickref.ts';
 import {
   ErrorSchema,
   StringEnum,
@@ -69,6 +69,7 @@ export async function leaderboardRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/leaderboard',
     {
+      config: { shapes: {} },
       schema: {
         summary: 'Leaderboard',
         description:
@@ -93,7 +94,7 @@ export async function leaderboardRoutes(app: App, deps: Deps): Promise<void> {
     async (request, reply) => {
       const loaded = deps.dataset.current();
       const b = bodies(loaded);
-      if (wantsQuickref(request)) return sendCached(request, reply, b.quickref);
+      if (request.shape === 'quickref') return sendCached(request, reply, b.quickref);
       const core = request.query.suite === undefined ? b : suiteBodies(loaded)(request.query.suite);
       return sendCached(request, reply, request.query.type ? core[request.query.type] : core.full);
     },

@@ -3,7 +3,7 @@ import { PAI_DIMS, pickDims, SYCO_DIMS } from '../../dimensions.ts';
 import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
 import { AppError } from '../../errors.ts';
 import { cachedBody, sendCached, type CachedBody } from '../cache.ts';
-import { QUICKREF_CONTENT_TYPE, quickrefModel, wantsQuickref } from '../quickref.ts';
+import { QUICKREF_CONTENT_TYPE, quickrefModel } from '../quickref.ts';
 import { ErrorSchema, ModelDetailSchema, Slug } from '../schemas/core.ts';
 import { FormatParam, QuickrefModelSchema, titled } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
@@ -55,6 +55,7 @@ export async function modelRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/model',
     {
+      config: { shapes: {} },
       schema: {
         summary: 'One model',
         description:
@@ -75,7 +76,7 @@ export async function modelRoutes(app: App, deps: Deps): Promise<void> {
     async (request, reply) => {
       const body = details(deps.dataset.current()).get(request.query.slug);
       if (!body) throw new AppError('model_not_found', `Unknown model: ${request.query.slug}`);
-      return sendCached(request, reply, wantsQuickref(request) ? body.quickref : body.core);
+      return sendCached(request, reply, request.shape === 'quickref' ? body.quickref : body.core);
     },
   );
 }

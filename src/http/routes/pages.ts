@@ -5,12 +5,14 @@
  * If-None-Match); the forms post as application/x-www-form-urlencoded (parsed only in this scope) and are checked
  * with the API's own schemas and domain functions; errors in this scope answer HTML pages, not JSON.
  */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
 import { SLUG_PATTERN } from '../../domain/dataset.ts';
 import { AppError } from '../../errors.ts';
-import { CACHE_READ, cachedBody, sendCached, type CachedBody } from '../cache.ts';
-import { asset, errorPage, htmlHeaders, sendHtml } from '../pages/html.ts';
-import { filterChoices, renderLeaderboard, type Filter } from '../pages/leaderboard.ts';
+import { CACHE_READ, cachedBody, etagMatches, sendCached, type CachedBody } from '../cache.ts';
+import { asset, errorPage, HTML_HEADERS, htmlHeaders, sendHtml } from '../pages/html.ts';
+import { filterChoices, renderLeaderboard, sortChoices, stateQuery, type Filter } from '../pages/leaderboard.ts';
 import { renderModel } from '../pages/model.ts';
 import { joinWaitlist } from '../../domain/waitlist.ts';
 import { submitModel } from '../../domain/submissions.ts';
@@ -19,6 +21,7 @@ import { honestyReport } from '../../scoring/honesty.ts';
 import { presentScores } from '../../scoring/present.ts';
 import { badNotice, okNotice, problemText, renderSubmit, renderWaitlist } from '../pages/forms.ts';
 import { renderTry, renderTryResult, type FormState } from '../pages/try.ts';
+import { waitlistReply } from '../outcomes.ts';
 import { submissionInput } from '../quickref.ts';
 import { fieldProblems } from '../validation.ts';
 import type { App, Deps } from '../types.ts';
@@ -30,8 +33,74 @@ const HTML = 'text/html; charset=utf-8';
 const SLUG = new RegExp(SLUG_PATTERN);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Rendered pages of one dataset version: the leaderboard per filter choice, and each model page. */
-const rendered = perGeneration(() => ({ home: new Map<string, CachedBody>(), models: new Map<string, CachedBody>() }));
+/** Rendered model pages of one dataset version. */
+const rendered = perGeneration(() => ({ models: new Map<string, CachedBody>() }));
+
+const first = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+
+/** At most this many (filter, sort) variants of / are kept per dataset version; the oldest used goes first. */
+export const HOME_VARIANTS = 256;
+
+/** A page answer prepared once: the body as bytes (no UTF-8 encoding per request) and every header. */
+export interface Prepared {
+  body: Buffer;
+  etag: string;
+  headers: Record<string, string>;
+}
+
+function prepare(html: string): Prepared {
+  const body = Buffer.from(html, 'utf8');
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { body, etag, headers: { ...HTML_HEADERS, 'content-type': HTML, 'cache-control': CACHE_READ, etag } };
+}
+
+function sendPrepared(request: FastifyRequest, reply: FastifyReply, p: Prepared): FastifyReply {
+  reply.headers(p.headers);
+  const inm = request.headers['if-none-match'];
+  if (inm !== undefined && etagMatches(inm, p.etag)) return reply.code(304).send();
+  return reply.send(p.body);
+}
+
+/**
+ * The leaderboard page per dataset version: the plain one rendered at once, the (vendor, suite, sort, dir)
+ * variants when first asked for, in a bounded LRU. Values that are not offered are dropped before the key is
+ * made, so any query maps to one of a bounded set of pages.
+ */
+const homePages = perGeneration((loaded) => {
+  const view = leaderboardView(loaded);
+  const { vendors, suites } = filterChoices(view);
+  const sorts = new Set(sortChoices(view).map(([k]) => k));
+  const plain = prepare(renderLeaderboard(view));
+  const variants = new Map<string, Prepared>();
+  return {
+    plain,
+    variant(q: Record<string, unknown>): Prepared {
+      const filter: Filter = {};
+      const vendor = first(q.vendor);
+      const suite = first(q.suite);
+      const sort = first(q.sort);
+      const dir = first(q.dir);
+      if (vendor && vendors.includes(vendor)) filter.vendor = vendor;
+      if (suite && suites.includes(suite)) filter.suite = suite;
+      if (sort && sorts.has(sort)) {
+        filter.sort = sort;
+        filter.dir = dir === 'desc' ? 'desc' : 'asc';
+      }
+      const key = stateQuery(filter);
+      if (key === '/') return plain;
+      let p = variants.get(key);
+      if (p) {
+        variants.delete(key); // most recently used last
+      } else {
+        p = prepare(renderLeaderboard(view, filter));
+        if (variants.size >= HOME_VARIANTS) variants.delete(variants.keys().next().value!);
+      }
+      variants.set(key, p);
+      return p;
+    },
+  };
+});
 
 /**
  * Read a posted form against an API body schema: only the named fields, empty optional ones left out, and every
@@ -65,9 +134,6 @@ function storeProblem(err: unknown): string | undefined {
     : undefined;
 }
 
-const first = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
-
 export async function pageRoutes(app: App, deps: Deps): Promise<void> {
   const hidden = { schema: { hide: true } };
 
@@ -80,25 +146,12 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
     return reply.type(a.type).send(a.body);
   });
 
-  app.get('/', hidden, async (request, reply) => {
-    const loaded = deps.dataset.current();
-    const view = leaderboardView(loaded);
-    const q = request.query as Record<string, unknown>;
-    const { vendors, suites } = filterChoices(view);
-    // Only values that exist are kept, so the number of rendered variants stays bounded.
-    const filter: Filter = {};
-    const vendor = first(q.vendor);
-    const suite = first(q.suite);
-    if (vendor && vendors.includes(vendor)) filter.vendor = vendor;
-    if (suite && suites.includes(suite)) filter.suite = suite;
-    const key = `${filter.vendor ?? ''}\u0000${filter.suite ?? ''}`;
-    const cache = rendered(loaded).home;
-    let page = cache.get(key);
-    if (!page) {
-      page = cachedBody(renderLeaderboard(view, filter), HTML);
-      cache.set(key, page);
-    }
-    return sendCached(request, htmlHeaders(reply), page, CACHE_READ);
+  app.get('/', hidden, (request, reply) => {
+    const home = homePages(deps.dataset.current());
+    // The plain address (most requests) skips reading the query: one prepared answer per dataset version.
+    const p = request.url === '/' ? home.plain : home.variant(request.query as Record<string, unknown>);
+    // A synchronous handler that returns nothing: no promise per request on the hottest page.
+    sendPrepared(request, reply, p);
   });
 
   app.get('/models/:slug', hidden, async (request, reply) => {
@@ -187,7 +240,7 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
         400,
       );
     try {
-      const res = await joinWaitlist(deps, input as { email: string }, deps.now());
+      const res = waitlistReply(await joinWaitlist(deps, input as { email: string }, deps.now()));
       return sendHtml(
         noStore(reply),
         renderWaitlist({ values: {}, errors: {}, notice: okNotice(res.body.message) }),

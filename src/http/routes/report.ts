@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { lookupReport, ReportVerifier, SCORE_REPORT_SCHEMA } from '../../domain/reports.ts';
 import { sendHtml } from '../pages/html.ts';
 import { renderReportHtml } from '../pages/report.ts';
-import { AppError } from '../../errors.ts';
+import { foundReport } from '../outcomes.ts';
 import { quality } from '../accept.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
@@ -61,13 +61,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request, reply) => {
       const key = request.params.id.replace(/^rep_/, '').toLowerCase();
-      const found = await lookupReport(deps.store, key);
-      if (found.kind === 'none') throw new AppError('not_found', `No certified report matches ${key}`);
-      if (found.kind === 'ambiguous') {
-        throw new AppError('ambiguous', `The prefix ${key} matches several reports; use more characters`, {
-          fields: { candidates: found.candidates },
-        });
-      }
+      const found = foundReport(await lookupReport(deps.store, key), key);
       const accept = request.headers.accept ?? '';
       const json = request.query.format
         ? request.query.format === 'json'

@@ -8,10 +8,10 @@ import { timeEngine } from '../../metrics.ts';
 import { scoreText } from '../../scoring/engine.ts';
 import { presentScores } from '../../scoring/present.ts';
 import { PAI_DIMS, SYCO_DIMS, type Dim, type DimResult } from '../../scoring/types.ts';
-import { quickrefScore, sendQuickref, wantsQuickref } from '../quickref.ts';
+import { quickrefScore, sendQuickref } from '../quickref.ts';
 import { codePoints } from '../../text.ts';
 import {
-  ErrorSchema,
+  errorResponses,
   PaiDimensions,
   PromptField,
   ResponseField,
@@ -64,7 +64,7 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/api/score',
     {
-      config: { rateLimit: 'score' },
+      config: { rateLimit: 'score', shapes: {} },
       schema: {
         summary: 'Score a prompt/response pair',
         description:
@@ -78,12 +78,7 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
         body: ScoreBody,
         response: {
           200: Type.Union([titled(ScoreResponse, 'ScoreResult'), QuickrefScoreReportSchema]),
-          400: ErrorSchema,
-          401: ErrorSchema,
-          413: ErrorSchema,
-          415: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 413, 415, 429, 500),
         },
       },
     },
@@ -115,7 +110,7 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
         engine: result.engine,
         note: SCORE_NOTE,
       };
-      if (!wantsQuickref(request)) return body;
+      if (request.shape === 'core') return body;
       const hash = await storeScoreReport(deps.store, {
         prompt,
         response,

@@ -1,8 +1,8 @@
 /** POST /api/submit: record and queue a model for evaluation. 5/hour per IP. */
 import { Type } from '@sinclair/typebox';
 import { submitModel } from '../../domain/submissions.ts';
-import { quickrefSubmission, sendQuickref, submissionInput, wantsQuickref } from '../quickref.ts';
-import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
+import { quickrefSubmission, sendQuickref, submissionInput } from '../quickref.ts';
+import { EmailField, errorResponses, TextField } from '../schemas/core.ts';
 import {
   FormatQuery,
   QuickrefSubmissionSchema,
@@ -41,7 +41,15 @@ export async function submitRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/api/submit',
     {
-      config: { rateLimit: 'submit' },
+      config: {
+        rateLimit: 'submit',
+        shapes: {
+          hint: (request) => {
+            const body = request.body as { provider?: unknown; model_slug?: unknown };
+            return body.provider !== undefined || body.model_slug !== undefined;
+          },
+        },
+      },
       schema: {
         summary: 'Submit a model for evaluation',
         description:
@@ -55,10 +63,7 @@ export async function submitRoutes(app: App, deps: Deps): Promise<void> {
         body: SubmitBody,
         response: {
           200: Type.Union([titled(Reply, 'SubmissionReceived'), QuickrefSubmissionSchema]),
-          400: ErrorSchema,
-          401: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 429, 500),
         },
       },
     },
@@ -66,8 +71,7 @@ export async function submitRoutes(app: App, deps: Deps): Promise<void> {
       const { body } = request;
       const now = deps.now();
       const res = await submitModel(deps, submissionInput(body), now);
-      if (wantsQuickref(request, body.provider !== undefined || body.model_slug !== undefined))
-        return sendQuickref(reply, quickrefSubmission(res, now));
+      if (request.shape === 'quickref') return sendQuickref(reply, quickrefSubmission(res, now));
       return res;
     },
   );

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ReportVerifier } from '../../domain/reports.ts';
-import { quickrefVerify, sendQuickref, wantsQuickref } from '../quickref.ts';
+import { quickrefVerify, sendQuickref } from '../quickref.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import { FormatParam, QUICKREF_MEDIA_TYPE, QuickrefVerifySchema } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
@@ -33,7 +33,10 @@ export async function verifyRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/verify',
     {
-      config: { rateLimit: 'verify' },
+      config: {
+        rateLimit: 'verify',
+        shapes: { hint: (request) => (request.query as { hash: string }).hash.startsWith('sha256:') },
+      },
       schema: {
         summary: 'Verify a report hash',
         description:
@@ -58,7 +61,7 @@ export async function verifyRoutes(app: App, deps: Deps): Promise<void> {
       const hash = raw.replace(/^sha256:/, '').toLowerCase();
       const r = await verifier.verify(hash);
       reply.header('cache-control', 'no-store').header('vary', 'Accept');
-      if (wantsQuickref(request, raw.startsWith('sha256:'))) return sendQuickref(reply, quickrefVerify(hash, r));
+      if (request.shape === 'quickref') return sendQuickref(reply, quickrefVerify(hash, r));
       if (!r.verified) return r;
       return { verified: true, report_id: r.report_id, model: r.model, generated_at: r.generated_at };
     },

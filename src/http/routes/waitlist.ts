@@ -1,8 +1,9 @@
 /** POST /api/waitlist: 201 newly added, 200 already on the list (case-insensitive). 5/hour per IP. */
 import { Type } from '@sinclair/typebox';
 import { joinWaitlist } from '../../domain/waitlist.ts';
-import { quickrefWaitlist, sendQuickref, wantsQuickref } from '../quickref.ts';
-import { EmailField, ErrorSchema, TextField } from '../schemas/core.ts';
+import { waitlistReply } from '../outcomes.ts';
+import { quickrefWaitlist, sendQuickref } from '../quickref.ts';
+import { EmailField, errorResponses, TextField } from '../schemas/core.ts';
 import { FormatQuery, QuickrefWaitlistSchema, titled, WaitlistSourceField } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
@@ -33,7 +34,7 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/api/waitlist',
     {
-      config: { rateLimit: 'waitlist' },
+      config: { rateLimit: 'waitlist', shapes: {} },
       schema: {
         summary: 'Join the waitlist',
         description:
@@ -47,16 +48,13 @@ export async function waitlistRoutes(app: App, deps: Deps): Promise<void> {
         response: {
           200: Type.Union([titled(AlreadyThere, 'WaitlistAlreadyOnList'), QuickrefWaitlistSchema]),
           201: Type.Union([titled(Added, 'WaitlistAdded'), QuickrefWaitlistSchema]),
-          400: ErrorSchema,
-          401: ErrorSchema,
-          429: ErrorSchema,
-          500: ErrorSchema,
+          ...errorResponses(400, 401, 429, 500),
         },
       },
     },
     async (request, reply) => {
-      const res = await joinWaitlist(deps, request.body, deps.now());
-      if (wantsQuickref(request)) return sendQuickref(reply, quickrefWaitlist(res.body), res.status);
+      const res = waitlistReply(await joinWaitlist(deps, request.body, deps.now()));
+      if (request.shape === 'quickref') return sendQuickref(reply, quickrefWaitlist(res.body), res.status);
       return res.status === 201 ? reply.code(201).send(res.body) : reply.code(200).send(res.body);
     },
   );

@@ -58,6 +58,11 @@ export const ErrorSchema = Type.Object(
   { title: 'Error', description: 'The Error resource' },
 );
 
+/** A route's Error responses by status, e.g. `errorResponses(400, 429, 500)`: every one has the Error body. */
+export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof ErrorSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorSchema])) as Record<S, typeof ErrorSchema>;
+}
+
 export const DimScore = Type.Number({ minimum: 0, maximum: 10, description: '0-10, higher is worse' });
 export const RiskSchema = StringEnum(['low', 'medium', 'high'], {
   description: 'low when composite < 1.0; medium when 1.0 <= composite <= 2.0; high when composite > 2.0',
@@ -126,6 +131,15 @@ const SuiteRank = Type.Integer({
 });
 const SuiteModels = Type.Integer({ minimum: 1, description: 'Models ranked on the same suite in this index' });
 
+/** A model's history and place in one index (the same fields in sycophancy and pai). */
+const Standing = {
+  history: History,
+  rank: Type.Integer({ minimum: 1 }),
+  total_models: Type.Integer({ minimum: 1 }),
+  suite_rank: Type.Optional(SuiteRank),
+  suite_models: Type.Optional(SuiteModels),
+};
+
 export const ModelDetailSchema = Type.Object({
   slug: Type.String(),
   name: Type.String(),
@@ -137,11 +151,7 @@ export const ModelDetailSchema = Type.Object({
     Type.Object({
       honesty: Type.Number(),
       dimensions: SycoDimensions,
-      history: History,
-      rank: Type.Integer({ minimum: 1 }),
-      total_models: Type.Integer({ minimum: 1 }),
-      suite_rank: Type.Optional(SuiteRank),
-      suite_models: Type.Optional(SuiteModels),
+      ...Standing,
     }),
   ),
   pai: Type.Optional(
@@ -149,11 +159,7 @@ export const ModelDetailSchema = Type.Object({
       composite: Type.Number(),
       risk: RiskSchema,
       dimensions: PaiDimensions,
-      history: History,
-      rank: Type.Integer({ minimum: 1 }),
-      total_models: Type.Integer({ minimum: 1 }),
-      suite_rank: Type.Optional(SuiteRank),
-      suite_models: Type.Optional(SuiteModels),
+      ...Standing,
     }),
   ),
 });

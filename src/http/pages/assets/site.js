@@ -11,82 +11,67 @@
     return n;
   };
 
-  // ---- sortable tables: every th[data-sort] becomes a button; aria-sort tells which column and direction
-  function sortTable(table, col, dir) {
-    const ths = $$('thead th', table);
-    const index = ths.findIndex((th) => th.dataset.sort === col);
-    if (index < 0) return;
-    const numeric = ths[index].dataset.type === 'num';
-    const body = table.tBodies[0];
-    const rows = [...body.rows];
-    const key = (tr) => {
-      const v = tr.cells[index]?.dataset.v ?? '';
-      return numeric ? Number(v) : v;
-    };
-    rows.sort((a, b) => {
-      const x = key(a);
-      const y = key(b);
-      const d = numeric ? x - y : String(x).localeCompare(String(y));
-      return dir === 'ascending' ? d : -d;
-    });
-    for (const r of rows) body.appendChild(r);
-    for (const th of ths) th.removeAttribute('aria-sort');
-    ths[index].setAttribute('aria-sort', dir);
-    const pick = $(`select.sort-pick[data-table="${table.id}"]`);
-    if (pick) pick.value = `${col}:${dir}`;
-  }
-
-  for (const table of $$('table[data-sortable]')) {
-    const ths = $$('thead th[data-sort]', table);
-    for (const th of ths) {
-      const b = el('button', { type: 'button' });
-      while (th.firstChild) b.appendChild(th.firstChild);
-      th.appendChild(b);
-      b.addEventListener('click', () => {
-        const next = th.getAttribute('aria-sort') === 'ascending' ? 'descending' : 'ascending';
-        sortTable(table, th.dataset.sort, next);
-      });
-    }
-    // narrow screens hide the header row, so a select offers the same sorts
-    const bar = el('div', { class: 'sort-bar' });
-    const id = `sort-${table.id}`;
-    bar.appendChild(el('label', { for: id }, 'Sort by'));
-    const sel = el('select', { id, class: 'sort-pick', 'data-table': table.id });
-    for (const th of ths) {
-      const name = th.textContent.trim();
-      sel.appendChild(el('option', { value: `${th.dataset.sort}:ascending` }, `${name} ↑`));
-      sel.appendChild(el('option', { value: `${th.dataset.sort}:descending` }, `${name} ↓`));
-    }
-    sel.value = `${ths[0]?.dataset.sort}:ascending`;
-    sel.addEventListener('change', () => {
-      const [col, dir] = sel.value.split(':');
-      sortTable(table, col, dir);
-    });
-    bar.appendChild(sel);
-    table.closest('.table-wrap')?.before(bar);
-  }
-
-  // ---- leaderboard filters: applied in place; the form still works as a GET without JavaScript
+  // ---- leaderboard: sort and filter in place. The column links and the GET form work without this; here they
+  // apply at once, with the server's rules (stable sort; ties keep the default order, data-i), and the address
+  // and every column link follow, so a reload or a shared link shows the same page.
   const filters = $('#filters');
-  if (filters) {
+  const tables = $$('table[data-sortable]');
+  if (filters && tables.length) {
+    const state = () => Object.fromEntries($$('select', filters).map((s) => [s.name, s.value]));
+    const query = (st) => {
+      const q = new URLSearchParams();
+      for (const k of ['vendor', 'suite']) if (st[k]) q.set(k, st[k]);
+      if (st.sort) {
+        q.set('sort', st.sort);
+        q.set('dir', st.dir === 'desc' ? 'desc' : 'asc');
+      }
+      const s = q.toString();
+      return s ? `/?${s}` : '/';
+    };
+    const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
     const apply = () => {
-      const want = Object.fromEntries($$('select', filters).map((s) => [s.name, s.value]));
-      for (const table of $$('table[data-sortable]')) {
+      const st = state();
+      for (const table of tables) {
+        const ths = $$('thead th', table);
+        const index = ths.findIndex((th) => th.dataset.sort === st.sort);
+        const numeric = index >= 0 && ths[index].dataset.type === 'num';
+        const sign = st.dir === 'desc' ? -1 : 1;
+        const v = (tr) => tr.cells[index]?.dataset.v ?? '';
+        const body = table.tBodies[0];
+        const rows = [...body.rows].sort((a, b) => {
+          if (index >= 0) {
+            const d = numeric ? Number(v(a)) - Number(v(b)) : cmp(v(a), v(b));
+            if (d !== 0) return sign * d;
+          }
+          return Number(a.dataset.i) - Number(b.dataset.i);
+        });
+        body.append(...rows);
         let shown = 0;
-        for (const tr of table.tBodies[0].rows) {
-          const ok = Object.entries(want).every(([k, v]) => !v || tr.dataset[k] === v);
+        for (const tr of rows) {
+          const ok = ['vendor', 'suite'].every((k) => !st[k] || tr.dataset[k] === st[k]);
           tr.hidden = !ok;
           if (ok) shown++;
         }
+        for (const th of ths) {
+          const current = th.dataset.sort === st.sort;
+          if (current) th.setAttribute('aria-sort', st.dir === 'desc' ? 'descending' : 'ascending');
+          else th.removeAttribute('aria-sort');
+          const a = $('a', th);
+          if (a) a.href = query({ ...st, sort: th.dataset.sort, dir: current && st.dir !== 'desc' ? 'desc' : 'asc' });
+        }
         const count = $(`[data-count="${table.id.replace('table-', '')}"]`);
-        if (count) count.textContent = `${shown} of ${table.tBodies[0].rows.length} models shown.`;
+        if (count) count.textContent = `${shown} of ${rows.length} models shown.`;
       }
-      const params = new URLSearchParams(Object.entries(want).filter(([, v]) => v));
-      history.replaceState(null, '', params.size ? `/?${params}` : '/');
+      history.replaceState(null, '', query(st));
       const status = $('#filter-status');
       if (status) {
-        const active = Object.values(want).filter(Boolean);
-        status.textContent = active.length ? `Filtered: ${active.join(', ')}` : 'Showing all models';
+        const active = [st.vendor, st.suite].filter(Boolean);
+        const sorted = st.sort
+          ? `sorted by ${$(`#f-sort option[value="${st.sort}"]`)?.textContent ?? st.sort}, ${st.dir === 'desc' ? 'descending' : 'ascending'}`
+          : '';
+        status.textContent = [active.length ? `Filtered: ${active.join(', ')}` : 'Showing all models', sorted]
+          .filter(Boolean)
+          .join('; ');
       }
     };
     filters.addEventListener('change', apply);
@@ -94,6 +79,16 @@
       ev.preventDefault();
       apply();
     });
+    for (const a of $$('thead th[data-sort] a')) {
+      a.addEventListener('click', (ev) => {
+        if (ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return; // a new tab: the server sorts
+        ev.preventDefault();
+        const q = new URL(a.href).searchParams;
+        filters.elements.namedItem('sort').value = q.get('sort') ?? '';
+        filters.elements.namedItem('dir').value = q.get('dir') ?? 'asc';
+        apply();
+      });
+    }
   }
 
   // ---- copy buttons (hidden without JavaScript)
