@@ -20,6 +20,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ALL_DIMS, analyze, featureNames, featureSign, LEXICON, type Analysis } from '../src/scoring/features.ts';
 import { priorModel, type DimModel, type WeightsFile } from '../src/scoring/engine.ts';
 import { SYCO_DIMS, type Dim } from '../src/scoring/types.ts';
@@ -167,17 +168,15 @@ function scaleFor(dim: Dim, rOrdinary: number[]): number {
   return Math.round(Math.max(SCALE, guard) * 1e4) / 1e4;
 }
 
-function main(): void {
-  if (!dataAvailable('calibrate')) return;
-  const rows = loadRows().filter((r) => !isHeldOut(r));
-  console.log(`calibrate: ${rows.length} fit rows (held-out rows excluded by prompt hash)`);
-  const cache = new Map<Row, Analysis>();
-  const analysisOf = (r: Row): Analysis => {
-    let a = cache.get(r);
-    if (a === undefined) cache.set(r, (a = analyze(r.prompt, r.response)));
-    return a;
-  };
-
+/**
+ * Fit every dimension's model on `rows` (the fit side, or fewer rows for the generalisation figures of
+ * scripts/eval.ts). `analysisOf` caches the analysis of a row; `log` receives the per-dimension summary.
+ */
+export function fitModels(
+  rows: Row[],
+  analysisOf: (r: Row) => Analysis,
+  log: (line: string) => void = () => {},
+): WeightsFile {
   const out: WeightsFile = { version: '', dims: {} };
   for (const dim of ALL_DIMS) {
     const names = featureNames(dim);
@@ -225,7 +224,7 @@ function main(): void {
     let model: DimModel;
     if (positives < MIN_POSITIVES) {
       model = priorModel(dim);
-      console.log(`  ${dim}: prior weights (only ${positives} fit positives)  [${summary.join('; ')}]`);
+      log(`  ${dim}: prior weights (only ${positives} fit positives)  [${summary.join('; ')}]`);
     } else {
       const { weights, bias } = fitDim(dim, names, examples);
       const rs = examples.map((e) =>
@@ -243,7 +242,7 @@ function main(): void {
       const scale = scaleFor(dim, ord);
       model = { features: names, weights, bias, scale, source: 'fit' };
       const sc = (r: number): string => (r <= 0 ? 0 : 10 * (1 - Math.exp(-r / scale))).toFixed(2);
-      console.log(
+      log(
         `  ${dim}: scale ${scale}; ordinary text scores p50 ${sc(quantile(ord, 0.5))}, p95 ${sc(quantile(ord, 0.95))}, p99 ${sc(quantile(ord, 0.99))}`,
       );
       const top = names
@@ -251,17 +250,35 @@ function main(): void {
         .filter(([, w]) => w !== 0)
         .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
         .slice(0, 6);
-      console.log(
+      log(
         `  ${dim}: fit AUC ${fitAuc.toFixed(3)} on ${examples.length} rows; top ${top.map(([n, w]) => `${n}=${w.toFixed(2)}`).join(', ')}`,
       );
-      console.log(`      [${summary.join('; ')}]`);
+      log(`      [${summary.join('; ')}]`);
     }
     out.dims[dim] = model;
   }
   out.version = `fit-${fnv1a(JSON.stringify(out.dims)).toString(16).padStart(8, '0')}`;
+  return out;
+}
+
+function main(): void {
+  if (!dataAvailable('calibrate')) return;
+  const rows = loadRows().filter((r) => !isHeldOut(r));
+  console.log(`calibrate: ${rows.length} fit rows (held-out rows excluded by prompt hash)`);
+  const out = fitModels(rows, cachedAnalysis(), (line) => console.log(line));
   const path = join(REPO_ROOT, 'src', 'scoring', 'data', 'weights.json');
   writeFileSync(path, `${JSON.stringify(out, null, 1)}\n`);
   console.log(`calibrate: wrote ${path} (${out.version})`);
 }
 
-main();
+/** A memoised `analyze` over labelled rows. */
+export function cachedAnalysis(): (r: Row) => Analysis {
+  const cache = new Map<Row, Analysis>();
+  return (r) => {
+    let a = cache.get(r);
+    if (a === undefined) cache.set(r, (a = analyze(r.prompt, r.response)));
+    return a;
+  };
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -613,11 +613,13 @@ const FEATURE_NAMES = Object.fromEntries(
   }),
 ) as unknown as Record<Dim, readonly string[]>;
 
+const PATTERN_IDS = new Set(LEXICON.patterns.map((p) => p.id));
+
 /** True when a feature of a dimension is an incident (a lexicon family or an incident signal), not a modulator. */
 export function isIncident(dim: Dim, name: string): boolean {
   const s = SIGNAL_BY_ID.get(name);
   if (s !== undefined && dimOfSignal(name) === dim) return s.incident === true;
-  return LEXICON.patterns.some((x) => x.id === name);
+  return PATTERN_IDS.has(name);
 }
 
 /** Design sign of a feature in a dimension (+1 raises the score, -1 lowers it). */
