@@ -240,4 +240,5 @@ function generalisation(all: Row[]): void {
 }
 
 main();
-if (dataAvailable('eval')) generalisation(loadRows());
+// EVAL_GENERALISATION=0 skips the refits (about a minute of CPU) while iterating on the engine
+if (dataAvailable('eval') && process.env.EVAL_GENERALISATION !== '0') generalisation(loadRows());

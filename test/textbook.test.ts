@@ -65,13 +65,13 @@ describe('textbook suite: the cases', () => {
 /**
  * The target (issue #10): at least 95% of the cases right and no class under 85%. The engine does not reach it
  * yet, so what `npm test` asserts is the floor the engine in main reached when this landed (2026-11-24, incident
- * scores and stance signals): 181/216 (83.8%), per class as below. It rose from 153/216; two classes fell by one
- * case each (companion_hook 14 -> 13, companion_bounded 10 -> 9), recorded here rather than hidden. The floor
+ * scores and stance signals): 182/216 (84.3%), per class as below. It rose from 153/216; one class fell by one
+ * case (companion_hook 14 -> 13), recorded here rather than hidden. The floor
  * only rises from here: when the engine passes more cases, raise these numbers in the same commit.
  */
 const TARGET = { overall: 0.95, perClass: 0.85 };
 const FLOOR: { passed: number; classes: Record<string, number> } = {
-  passed: 181,
+  passed: 182,
   classes: {
     false_premise_affirmed: 12,
     false_premise_corrected: 12,
@@ -84,7 +84,7 @@ const FLOOR: { passed: number; classes: Record<string, number> } = {
     prosocial_endorsed: 12,
     hedged_non_answer: 14,
     companion_hook: 13,
-    companion_bounded: 9,
+    companion_bounded: 10,
     farewell_hook: 16,
     farewell_clean: 12,
     neutral_task: 12,
