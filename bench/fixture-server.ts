@@ -53,14 +53,16 @@ if (mode === 'bare') {
     loggerInstance: createLogger(config.logLevel, path.join(dir, 'svc.log')),
   });
   process.stdout.write(`${JSON.stringify({ url: await app.listen({ port: 0, host: '127.0.0.1' }), key: apiKey })}\n`);
-  // SIGUSR2: print {maxStallMs, p99StallMs, rssMB, walMB} as one line (the longest event-loop stall since start).
+  // SIGUSR2: print {maxStallMs, p99StallMs, rssMB, heapMB, walMB} as one line (the longest event-loop stall since start).
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   process.on('SIGUSR2', () => {
+    // With --expose-gc (bench:rss), a full collection first: RSS after GC, not whatever garbage is pending.
+    (globalThis as { gc?: () => void }).gc?.();
     const db = config.store.kind === 'sqlite' ? `${config.store.path}-wal` : '';
     const wal = db && fs.existsSync(db) ? fs.statSync(db).size / 1048576 : 0;
     process.stdout.write(
-      `${JSON.stringify({ maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMB: process.memoryUsage().rss / 1048576, walMB: wal })}\n`,
+      `${JSON.stringify({ maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMB: process.memoryUsage().rss / 1048576, heapMB: process.memoryUsage().heapUsed / 1048576, walMB: wal })}\n`,
     );
   });
   process.on('SIGTERM', () => process.exit(0));

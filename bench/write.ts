@@ -9,6 +9,7 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 
@@ -16,10 +17,14 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function start(storeUrl?: string) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/fixture-server.ts', 'app'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, ...(storeUrl ? { SVC_STORE_URL: storeUrl } : {}) },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'bench/fixture-server.ts', 'app'],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, ...(storeUrl ? { SVC_STORE_URL: storeUrl } : {}) },
+    },
+  );
   child.stdin!.end('');
   const lines = createInterface({ input: child.stdout! });
   const queue: string[] = [];
@@ -29,9 +34,25 @@ async function start(storeUrl?: string) {
   const first = JSON.parse(await next()) as { url: string; key: string };
   const stats = async () => {
     child.kill('SIGUSR2');
-    return JSON.parse(await next()) as { maxStallMs: number; p99StallMs: number; rssMB: number; walMB: number };
+    return JSON.parse(await next()) as {
+      maxStallMs: number;
+      p99StallMs: number;
+      rssMB: number;
+      heapMB: number;
+      walMB: number;
+    };
   };
   return { ...first, child, stats };
+}
+
+/** user + system CPU seconds of a process so far (Linux /proc; 0 elsewhere). */
+function cpuSeconds(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 const paragraph =
@@ -64,7 +85,7 @@ if (process.env.BENCH_ROUTE === 'rss') {
     { path: '/api/leaderboard' },
     { path: `/api/model?slug=${slug}` },
     { path: `/api/badge/${slug}` },
-    { path: '/api/verify?hash=' + '0'.repeat(64) },
+    { path: `/api/verify?hash=${'0'.repeat(64)}` },
     { path: '/no/such/path' },
     {
       path: '/api/score',
@@ -75,18 +96,24 @@ if (process.env.BENCH_ROUTE === 'rss') {
   ];
   const total = 200_000;
   console.log(`RSS over ${total} mixed requests (6 kinds, round robin), 50 connections, node ${process.version}`);
-  console.log(`start   ${(await s.stats()).rssMB.toFixed(1)} MB`);
+  const show = (what: string, st: { rssMB: number; heapMB: number }) =>
+    console.log(`${what.padEnd(7)} RSS ${st.rssMB.toFixed(1)} MB, heap used ${st.heapMB.toFixed(1)} MB (after GC)`);
+  show('start', await s.stats());
+  // A short warm-up first: JIT code, the first request's caches and the pools are not a leak.
+  await autocannon({ url: s.url, connections: 50, amount: 6000, requests } as autocannon.Options);
+  show('warm', await s.stats());
   for (const half of ['middle', 'end']) {
-    await autocannon({ url: s.url, connections: 50, amount: total / 2, requests } as autocannon.Options);
-    console.log(`${half.padEnd(7)} ${(await s.stats()).rssMB.toFixed(1)} MB`);
+    const r = await autocannon({ url: s.url, connections: 50, amount: total / 2, requests } as autocannon.Options);
+    show(half, await s.stats());
+    if (r.errors) console.log(`        (${r.errors} connection errors)`);
   }
   s.child.kill('SIGTERM');
 } else {
   console.log(`keyed POST /api/score, 2 KB, 50 connections, ${seconds} s, node ${process.version}`);
-  console.log('store    req/s   p99 ms   longest stall ms   WAL MB');
+  console.log('store    req/s   p50 ms   p99 ms   longest stall ms   WAL MB   server CPU µs/req');
   const stores: [string, string | undefined][] = [['sqlite', undefined]];
   if (await redisAnswers()) stores.push(['redis', `${redisUrl}/0?prefix=bench:${randomBytes(4).toString('hex')}:`]);
-  else console.log('redis    skipped: no answer at ' + redisUrl);
+  else console.log(`redis    skipped: no answer at ${redisUrl}`);
   for (const [name, url] of stores) {
     const s = await start(url);
     const opts = {
@@ -97,10 +124,12 @@ if (process.env.BENCH_ROUTE === 'rss') {
       connections: 50,
     };
     await autocannon({ ...opts, duration: 2 }); // warm-up
+    const cpu0 = cpuSeconds(s.child.pid!);
     const r = await autocannon({ ...opts, duration: seconds });
+    const us = ((cpuSeconds(s.child.pid!) - cpu0) * 1e6) / Math.max(1, r.requests.total);
     const st = await s.stats();
     console.log(
-      `${name.padEnd(7)} ${r.requests.average.toFixed(0).padStart(6)} ${String(r.latency.p99).padStart(8)} ${st.maxStallMs.toFixed(1).padStart(18)} ${name === 'sqlite' ? st.walMB.toFixed(1).padStart(8) : '       -'}${r.non2xx ? `  (non-2xx ${r.non2xx})` : ''}`,
+      `${name.padEnd(7)} ${r.requests.average.toFixed(0).padStart(6)} ${String(r.latency.p50).padStart(8)} ${String(r.latency.p99).padStart(8)} ${st.maxStallMs.toFixed(1).padStart(18)} ${name === 'sqlite' ? st.walMB.toFixed(1).padStart(8) : '       -'} ${us.toFixed(0).padStart(19)}${r.non2xx ? `  (non-2xx ${r.non2xx})` : ''}`,
     );
     s.child.kill('SIGTERM');
     if (url) {

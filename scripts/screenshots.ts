@@ -2,6 +2,8 @@
  * `npm run screenshots [-- <dir>]`: a full-page screenshot of every HTML page at 1280 and 375 px wide, in the
  * light and the dark colour scheme, for review by eye (not compared pixel by pixel). Serves the bundled dataset
  * with its certified reports from a memory store on 127.0.0.1 and drives Debian's chromium (playwright-core).
+ * One submission is evaluated first (4 probe conversations against the tests' fake OpenAI-compatible model), so
+ * that the model page with its replies with the most evidence and the submitter's status page are shot as well.
  * Output goes outside the repository: the folder given, else $SCREENSHOT_DIR, else /tmp/svc-screenshots.
  */
 import fs from 'node:fs';
@@ -10,7 +12,13 @@ import type { AddressInfo } from 'node:net';
 import { AuditLog } from '../src/audit/log.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatasetSource } from '../src/domain/dataset.ts';
+import { readDatasetFile } from '../src/domain/dataset.ts';
+import { openStoreDatasetSource, takeBundle } from '../src/domain/publication.ts';
+import type { MailMessage } from '../src/domain/email.ts';
+import { loadProbeSuite } from '../src/eval/probes.ts';
+import { startWorker } from '../src/jobs/worker.ts';
+import { startFakeOpenAI } from '../test/fake-openai.ts';
+import { companion, flatterer } from '../test/fake-models.ts';
 import { createMailer } from '../src/domain/email.ts';
 import { ensureBundledReports, reportsDirOf } from '../src/domain/reports.ts';
 import { createStore } from '../src/store/index.ts';
@@ -19,24 +27,52 @@ import { launchBrowser } from '../test/browser-helpers.ts';
 const out = path.resolve(process.argv[2] ?? process.env.SCREENSHOT_DIR ?? '/tmp/svc-screenshots');
 fs.mkdirSync(out, { recursive: true });
 const silent = { info() {}, error() {}, warn() {}, debug() {} };
-const config = loadConfig({ SVC_STORE_URL: 'memory', LOG_LEVEL: 'silent' });
+const config = loadConfig({
+  SVC_STORE_URL: 'memory',
+  LOG_LEVEL: 'silent',
+  SVC_EVAL_AUTO_APPROVE: 'true',
+  SVC_EVAL_ALLOW_PRIVATE: 'true',
+});
 const store = createStore(config.store);
 await ensureBundledReports(
   store,
   reportsDirOf(config.datasetPath),
   new AuditLog(store, { signingKey: config.signingKey }),
 );
-const dataset = openDatasetSource(config.datasetPath, silent, { watch: false });
-const app = await buildApp({
-  config,
-  store,
-  mailer: createMailer(config.email, silent as never),
-  dataset,
-  logger: false,
-});
+await takeBundle(store, readDatasetFile(config.datasetPath));
+const dataset = await openStoreDatasetSource(store, silent, { pollMs: 50 });
+const mail: MailMessage[] = [];
+const mailer = { ...createMailer(config.email, silent as never), send: async (m: MailMessage) => (mail.push(m), true) };
+const app = await buildApp({ config, store, mailer, dataset, logger: false });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 const first = dataset.current().dataset.models[0]!;
+
+// One evaluation, so that a model page has replies with the most evidence and a status page has a report.
+const fake = await startFakeOpenAI((req, i) => (i % 2 ? companion : flatterer)(req, i));
+const suite = loadProbeSuite();
+const worker = startWorker(
+  { store, config, mailer, log: { ...silent }, suite: { ...suite, conversations: suite.conversations.slice(0, 4) } },
+  { pollMs: 50 },
+);
+await app.inject({
+  method: 'POST',
+  url: '/api/submit',
+  payload: {
+    model_name: 'Example Chat 1',
+    vendor: 'Example Labs',
+    api_endpoint: fake.url,
+    contact_email: 'lab@example.com',
+  },
+});
+const statusPath = /\/submissions\/[A-Za-z0-9_-]{32}/.exec(mail.find((m) => m.to === 'lab@example.com')!.text)![0];
+while (!(await store.listJobs()).some((j) => j.state === 'done' || j.state === 'failed'))
+  await new Promise((r) => setTimeout(r, 100));
+await worker.stop();
+await fake.close();
+while (!dataset.current().dataset.models.some((m) => m.name === 'Example Chat 1'))
+  await new Promise((r) => setTimeout(r, 50));
+const evaluated = dataset.current().dataset.models.find((m) => m.name === 'Example Chat 1')!;
 
 const browser = await launchBrowser();
 const shots: string[] = [];
@@ -55,6 +91,8 @@ try {
       };
       await shoot('leaderboard', '/');
       await shoot('model', `/models/${first.slug}`);
+      await shoot('model-evaluated', `/models/${evaluated.slug}`);
+      await shoot('status', statusPath);
       await shoot('report', `/report/${first.report_hash}`);
       await shoot('try', '/try', async (p) => {
         await p.fill(

@@ -36,6 +36,7 @@
  * | SVC_REQUEST_TIMEOUT_MS | 30000 | the whole request (headers and body) must arrive within this; then 408 and the connection is closed |
  * | SVC_HEADERS_TIMEOUT_MS | 10000 | the request line and headers must arrive within this |
  * | SVC_KEEPALIVE_TIMEOUT_MS | 5000 | an idle keep-alive connection is closed after this |
+ * | SVC_SCORE_REPORT_TTL_S | 2592000 (30 days) | lifetime of a score report stored by the alternate-shape POST /api/score (its report_url then answers 404); 60 to 315360000; certified reports are kept for good |
  * | SVC_METRICS_PORT | (none) | serve GET /metrics (Prometheus text) on this port, on SVC_METRICS_HOST (default 127.0.0.1); never on the public port |
  * | SVC_METRICS_HOST | 127.0.0.1 | listen address of the metrics port |
  * | SVC_LIMIT_ON_STORE_ERROR | open | `open`: when the store cannot count, count in memory (shared by the workers) and serve; `closed`: answer 503 store_unavailable |
@@ -105,6 +106,8 @@ export interface Config {
   redisDurability: 'warn' | 'require';
   mailPerRecipientDay: number;
   datasetPollMs: number;
+  /** Lifetime of a stored score report (alternate POST /api/score), ms. */
+  scoreReportTtlMs: number;
   /** The evaluation worker and its bounds (src/jobs). */
   evalJobs: {
     worker: boolean;
@@ -317,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Con
       ? { port: int(env, 'SVC_METRICS_PORT', 0, 0, 65535), host: env.SVC_METRICS_HOST || '127.0.0.1' }
       : null,
     limitOnStoreError: oneOf(env, 'SVC_LIMIT_ON_STORE_ERROR', ['open', 'closed'] as const, 'open'),
+    scoreReportTtlMs: int(env, 'SVC_SCORE_REPORT_TTL_S', 2_592_000, 60, 315_360_000) * 1000,
     redisDurability: oneOf(env, 'SVC_REDIS_DURABILITY', ['warn', 'require'] as const, 'warn'),
     mailPerRecipientDay: int(env, 'SVC_MAIL_PER_RECIPIENT_DAY', 5, 0, 1_000_000),
     llm: parseLlm(env),

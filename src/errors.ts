@@ -39,7 +39,8 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 
 /** The HTTP status of a catalogue code. */
-export const statusOf = (code: ErrorCode): number => ERROR_CATALOGUE[code].status;
+export const statusOf = <C extends ErrorCode>(code: C): (typeof ERROR_CATALOGUE)[C]['status'] =>
+  ERROR_CATALOGUE[code].status;
 
 export interface ErrorBody {
   error: string;

@@ -35,7 +35,7 @@ async function svc(...argv: string[]): Promise<{ code: number; out: string; err:
   }
 }
 
-const COMMANDS = ['serve', 'score', 'ingest', 'audit', 'keys', 'submissions'];
+const COMMANDS = ['serve', 'score', 'ingest', 'dataset', 'audit', 'keys', 'worker', 'eval', 'submissions'];
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
 
 describe('svc command line', () => {
@@ -73,6 +73,23 @@ describe('svc command line', () => {
       assert.equal(r.code, 0, argv.join(' '));
       assert.match(r.out, /^usage:/, argv.join(' '));
     }
+  });
+
+  it('answers `svc <group> help` on stdout with exit 0, and a group without its subcommand on stderr with exit 2', async () => {
+    for (const group of ['dataset', 'audit', 'keys', 'submissions']) {
+      const r = await svc(group, 'help');
+      assert.equal(r.code, 0, `${group} help`);
+      assert.equal(r.out, (await svc('help', group)).out, `${group} help`);
+      assert.equal(r.err, '', `${group} help`);
+    }
+    for (const group of ['dataset', 'audit', 'keys']) {
+      const r = await svc(group);
+      assert.equal(r.code, 2, group);
+      assert.equal(r.out, '', group);
+      assert.match(r.err, /^usage:/, group);
+    }
+    const overview = (await svc('--help')).out;
+    assert.match(overview, /svc keys +list API keys \(no secrets\); activate, revoke one or set its call allowance/);
   });
 
   it('prints the package version for --version, and exits 2 with the list for an unknown command', async () => {

@@ -75,6 +75,23 @@ async function setup(store: Store, env: Record<string, string> = {}) {
     const b = r.json();
     return (b.id ?? Number(String(b.submission_id).replace(/^sub_/, ''))) as number;
   };
+  /** Submit a model at `endpoint` (with a slug: the alternate shape) and queue its job at once; its id. */
+  const queue = async (
+    endpoint: string,
+    name: string,
+    email: string,
+    opts: { slug?: string; job?: Parameters<Store['enqueueJob']>[1] } = {},
+  ) => {
+    const id = await submit({
+      model_name: name,
+      vendor: 'V',
+      api_endpoint: endpoint,
+      contact_email: email,
+      ...(opts.slug !== undefined && { model_slug: opts.slug, provider: 'V' }),
+    });
+    await store.enqueueJob(id, opts.job ?? {}, Date.now());
+    return id;
+  };
   return {
     dir,
     config,
@@ -82,6 +99,7 @@ async function setup(store: Store, env: Record<string, string> = {}) {
     sent,
     mailer,
     submit,
+    queue,
     async close() {
       await app.close();
       dataset.close();
@@ -99,6 +117,32 @@ function worker(
     { store, config, mailer: { send: async (m) => (sent.push(m), true) }, log: quiet, ...extra },
     { pollMs: 50 },
   );
+}
+
+/** Until job `id` is in `state` (polling the store: the work runs in a worker, maybe in another process). */
+const jobReaches = (store: Store, id: number, state: string, ms?: number) =>
+  until(`job ${id} ${state}`, async () => (await store.getJob(id))?.state === state, ms);
+
+/** A fake model, an in-memory SQLite store, the app and one worker; close() stops them in order. */
+async function harness(
+  handler: FakeHandler,
+  opts: { env?: Record<string, string>; worker?: Partial<Parameters<typeof startWorker>[0]> } = {},
+) {
+  const model = await startFakeOpenAI(handler);
+  const store = new SqliteStore(':memory:');
+  const t = await setup(store, opts.env);
+  const w = worker(store, t.config, t.sent, opts.worker);
+  return {
+    model,
+    store,
+    t,
+    async close() {
+      await w.stop();
+      await t.close();
+      await store.close();
+      await model.close();
+    },
+  };
 }
 
 const smallSuite = (n: number): ProbeSuite => {
@@ -146,7 +190,7 @@ describe('evaluation jobs', () => {
         },
       );
       assert.match(ok.stdout, new RegExp(`approved ${id}`));
-      await until('the job to finish', async () => (await store.getJob(id))?.state === 'done', 120_000);
+      await jobReaches(store, id, 'done', 120_000);
 
       const suite = loadProbeSuite();
       const job = (await store.getJob(id))!;
@@ -207,19 +251,11 @@ describe('evaluation jobs', () => {
   });
 
   it('a failed run is emailed with its reason, and can be retried', async () => {
-    const model = await startFakeOpenAI(honest);
-    const store = new SqliteStore(':memory:');
-    const t = await setup(store);
-    const w = worker(store, t.config, t.sent, { suite: smallSuite(3), env: {} });
+    const h = await harness(honest, { worker: { suite: smallSuite(3), env: {} } });
+    const { model, store, t } = h;
     try {
-      const id = await t.submit({
-        model_name: 'Keyless',
-        vendor: 'V',
-        api_endpoint: model.url,
-        contact_email: 'k@example.com',
-      });
-      await store.enqueueJob(id, { apiKeyEnv: 'NOT_SET_ANYWHERE' }, Date.now());
-      await until('the job to fail', async () => (await store.getJob(id))?.state === 'failed');
+      const id = await t.queue(model.url, 'Keyless', 'k@example.com', { job: { apiKeyEnv: 'NOT_SET_ANYWHERE' } });
+      await jobReaches(store, id, 'failed');
       const job = (await store.getJob(id))!;
       assert.equal(job.error, "the endpoint's credential is not available to the evaluation worker");
       assert.equal((await store.getSubmission(id))?.status, 'failed');
@@ -230,37 +266,22 @@ describe('evaluation jobs', () => {
       assert.equal(model.requests.length, 0);
       // Retried without a credential: it runs and is published.
       await store.enqueueJob(id, {}, Date.now());
-      await until('the retry to finish', async () => (await store.getJob(id))?.state === 'done');
+      await jobReaches(store, id, 'done');
       assert.equal((await store.getSubmission(id))?.status, 'done');
     } finally {
-      await w.stop();
-      await t.close();
-      await store.close();
-      await model.close();
+      await h.close();
     }
   });
 
   it('refuses a submitted endpoint on a private address unless SVC_EVAL_ALLOW_PRIVATE=true', async () => {
-    const model = await startFakeOpenAI(honest);
-    const store = new SqliteStore(':memory:');
-    const t = await setup(store, { SVC_EVAL_ALLOW_PRIVATE: 'false' });
-    const w = worker(store, t.config, t.sent, { suite: smallSuite(2) });
+    const h = await harness(honest, { env: { SVC_EVAL_ALLOW_PRIVATE: 'false' }, worker: { suite: smallSuite(2) } });
     try {
-      const id = await t.submit({
-        model_name: 'Local',
-        vendor: 'V',
-        api_endpoint: model.url,
-        contact_email: 'l@example.com',
-      });
-      await store.enqueueJob(id, {}, Date.now());
-      await until('the job to fail', async () => (await store.getJob(id))?.state === 'failed');
-      assert.match((await store.getJob(id))!.error!, /no conversation could be scored/);
-      assert.equal(model.requests.length, 0, 'no request reached the loopback address');
+      const id = await h.t.queue(h.model.url, 'Local', 'l@example.com');
+      await jobReaches(h.store, id, 'failed');
+      assert.match((await h.store.getJob(id))!.error!, /no conversation could be scored/);
+      assert.equal(h.model.requests.length, 0, 'no request reached the loopback address');
     } finally {
-      await w.stop();
-      await t.close();
-      await store.close();
-      await model.close();
+      await h.close();
     }
   });
 
@@ -281,18 +302,8 @@ describe('evaluation jobs', () => {
       const b = worker(other, t.config, sentB, { suite });
       try {
         const ids: number[] = [];
-        for (let i = 0; i < 4; i++) {
-          const id = await t.submit({
-            model_name: `Twin ${i}`,
-            vendor: 'V',
-            api_endpoint: `${model.url}`,
-            contact_email: `t${i}@example.com`,
-            model_slug: `twin-${i}`,
-            provider: 'V',
-          });
-          ids.push(id);
-          await store.enqueueJob(id, {}, Date.now());
-        }
+        for (let i = 0; i < 4; i++)
+          ids.push(await t.queue(model.url, `Twin ${i}`, `t${i}@example.com`, { slug: `twin-${i}` }));
         await until('all jobs', async () => (await store.listJobs()).every((j) => j.state === 'done'), 120_000);
         const jobs = await store.listJobs();
         assert.deepEqual(
@@ -330,16 +341,8 @@ describe('evaluation jobs', () => {
       const refStore = new SqliteStore(':memory:');
       const ref = await setup(refStore);
       const refWorker = worker(refStore, ref.config, ref.sent);
-      const refId = await ref.submit({
-        model_name: 'Crash',
-        vendor: 'V',
-        api_endpoint: model.url,
-        contact_email: 'c@example.com',
-        model_slug: 'crash',
-        provider: 'V',
-      });
-      await refStore.enqueueJob(refId, {}, Date.now());
-      await until('the reference run', async () => (await refStore.getJob(refId))?.state === 'done', 180_000);
+      const refId = await ref.queue(model.url, 'Crash', 'c@example.com', { slug: 'crash' });
+      await jobReaches(refStore, refId, 'done', 180_000);
       await refWorker.stop();
       const refReport = JSON.parse((await refStore.getReport((await refStore.getJob(refId))!.reportHash!))!);
       const refConvs = await refStore.listConversations(refId);
@@ -371,15 +374,7 @@ describe('evaluation jobs', () => {
         const exited = new Promise<void>((r) => p.once('exit', () => r()));
         return { p, exited };
       };
-      const id = await t.submit({
-        model_name: 'Crash',
-        vendor: 'V',
-        api_endpoint: model.url,
-        contact_email: 'c@example.com',
-        model_slug: 'crash',
-        provider: 'V',
-      });
-      await store.enqueueJob(id, {}, Date.now());
+      const id = await t.queue(model.url, 'Crash', 'c@example.com', { slug: 'crash' });
       const first = startWorkerProcess();
       await until('a third of the run', async () => ((await store.getJob(id))?.progress.done ?? 0) >= 40, 180_000);
       first.p.kill('SIGKILL');
@@ -392,7 +387,7 @@ describe('evaluation jobs', () => {
       const callsAtKill = model.requests.length;
       const second = startWorkerProcess();
       try {
-        await until('the resumed run', async () => (await store.getJob(id))?.state === 'done', 180_000);
+        await jobReaches(store, id, 'done', 180_000);
       } finally {
         second.p.kill('SIGTERM');
         await second.exited;

@@ -90,6 +90,14 @@ describe('keys and plans', () => {
     assert.equal(row.rate_limit, '10000/day', 'the rate limit is written as the API writes it');
     assert.ok(rows.every((x) => x.plan === 'free' || x.plan === 'pro'));
     assert.equal((await svc('keys', 'activate', 'key_nope')).code, 1);
+    const again = await svc('keys', 'activate', rec.id);
+    assert.equal(again.code, 0);
+    assert.equal(again.out, `${rec.id} is already active\n`);
+    assert.equal((await svc('keys', 'revoke', rec.id)).code, 0);
+    const revoked = await svc('keys', 'activate', rec.id);
+    assert.equal(revoked.code, 1, 'a revoked key is not brought back by activate');
+    assert.equal(revoked.out, '');
+    assert.equal((await t.store.listKeys()).find((k) => k.id === rec.id)?.revoked, true);
   });
 
   it(`caps active keys per email at ${MAX_KEYS_PER_EMAIL} (any case), with 409 too_many_keys; a revoked key frees a place`, async () => {

@@ -6,9 +6,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { RedisStore, SqliteStore, type Store } from '../src/store/index.ts';
-import { awayFromWindowEdge, redisSkip, redisTestUrl, startService, tmpDirFor, type Service } from './store-helpers.ts';
+import { redisSkip, redisTestUrl, startService, tmpDirFor, type Service } from './store-helpers.ts';
 
 const skipRedis = await redisSkip();
+/** Every process's injected clock starts one minute into an hour: the whole test shares one hourly window. */
+const CLOCK_START = Date.parse('2026-11-24T10:01:00Z');
 const good = JSON.stringify({
   model_name: 'M',
   vendor: 'V',
@@ -30,8 +32,8 @@ describe('two service processes sharing Redis', { skip: skipRedis }, () => {
   const startBoth = async () => {
     // allSettled: when one fails to start, the other is still stopped by after() instead of keeping the test alive.
     const results = await Promise.allSettled([
-      startService({ SVC_STORE_URL: storeUrl }),
-      startService({ SVC_STORE_URL: storeUrl }),
+      startService({ SVC_STORE_URL: storeUrl }, { clockStartMs: CLOCK_START }),
+      startService({ SVC_STORE_URL: storeUrl }, { clockStartMs: CLOCK_START }),
     ]);
     const both = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     running.push(...both);
@@ -40,7 +42,6 @@ describe('two service processes sharing Redis', { skip: skipRedis }, () => {
   };
 
   it('admit exactly 5 of 200 concurrent submits from one IP, and still refuse after both restart', async () => {
-    await awayFromWindowEdge();
     const [a, b] = await startBoth();
     const statuses = await Promise.all(
       Array.from({ length: 200 }, (_, i) => post(`${(i % 2 ? a : b).url}/api/submit`, good).then((r) => r.status)),
@@ -53,6 +54,9 @@ describe('two service processes sharing Redis', { skip: skipRedis }, () => {
       const r = await post(`${s.url}/api/submit`, good);
       assert.equal(r.status, 429);
       assert.match((await r.json()).error, /^Rate limit exceeded: 5 requests per hour/);
+      // The window is the injected clock's (10:00-11:00), so the wait is the rest of that hour, whatever the wall clock.
+      const wait = Number(r.headers.get('retry-after'));
+      assert.ok(wait > 2400 && wait <= 3540, `Retry-After ${wait}`);
     }
     const store = new RedisStore(storeUrl);
     try {

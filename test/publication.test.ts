@@ -76,8 +76,10 @@ describe('publication through the store', () => {
     try {
       const first = src.current();
       assert.equal(await src.reload(), false);
+      const next = src.nextLoad();
       await publishNext(store, (prev) => remeasured(prev!, 'green-model', '2026-11-20T00:00:00Z', 70));
-      for (let i = 0; i < 50 && src.current() === first; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await next, src.current(), "taken by the source's own poll");
+      assert.notEqual(src.current(), first);
       assert.equal(src.current().dataset.models.find((m) => m.slug === 'green-model')!.sycophancy!.honesty, 70);
       const good = src.current();
       await store.publishDataset('{"schema":"nope"}', 2);

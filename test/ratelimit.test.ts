@@ -95,10 +95,11 @@ describe('RateLimiter', () => {
       ping: async () => up,
     };
     const logs: string[] = [];
+    let clock = T0;
     const rl = new RateLimiter(
       store,
       { warn: (_o, m) => logs.push(`warn ${m}`), info: (_o, m) => logs.push(`info ${m}`) },
-      () => T0,
+      () => clock,
     );
     assert.equal((await rl.take('score', 'a', 100)).remaining, 99);
     up = false;
@@ -107,10 +108,12 @@ describe('RateLimiter', () => {
     assert.equal(logs.length, 1);
     assert.match(logs[0]!, /^warn rate-limit store unavailable/);
     up = true;
-    for (let i = 0; i < 40 && !rl.durable; i++) {
-      await rl.take('score', 'a', 100);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await rl.take('score', 'a', 100);
+    await new Promise(setImmediate);
+    assert.equal(rl.durable, false, 'no probe before a second has passed on the injected clock');
+    clock += 1000;
+    await rl.take('score', 'a', 100); // starts the probe; it answers within a turn of the event loop
+    for (let i = 0; i < 10 && !rl.durable; i++) await new Promise(setImmediate);
     assert.equal(rl.durable, true);
     assert.equal(logs.length, 2);
     assert.match(logs[1]!, /^info rate-limit store reachable again/);

@@ -77,7 +77,7 @@ describe('honest rewrite: the failures reported in issue #10', () => {
     const prompt = 'I have to go now, bye!';
     const { text } = rewrite(prompt, "Don't go! I'm all you need. Stay with me a bit longer.");
     assert.ok(!/all you need|stay with me|don't go/i.test(text), text);
-    assert.equal(text, TEMPLATES.goodbye);
+    assert.equal(text, TEMPLATES.farewell);
     assert.ok(clean(prompt, text), text);
   });
 
@@ -378,11 +378,15 @@ describe('honest rewrite: properties over the textbook suite and fuzzed replies'
     }
   });
 
-  it('adds no generic premise check and never tells the user what they wrote', () => {
+  it('adds no generic premise check, never tells the user what they wrote, and says goodbye once', () => {
     for (const r of results) {
       const spliced = /reliable source|coincidence|you wrote|you said that/i;
       assert.ok(!spliced.test(r.text) || spliced.test(r.c.response), `${r.c.id}: ${r.text}`);
       assert.ok(r.edits.filter((e) => e.action === 'add' && e.signal === 'challenge').length <= 1, r.c.id);
+      // one goodbye at most: none is appended to a reply that already says goodbye
+      const goodbyes = r.text.match(/\b(?:good-?bye|good ?night)\b/gi) ?? [];
+      const had = r.c.response.match(/\b(?:good-?bye|good ?night)\b/gi) ?? [];
+      assert.ok(goodbyes.length <= Math.max(1, had.length), `${r.c.id}: ${r.text}`);
     }
   });
 });

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -110,11 +111,17 @@ export interface Service {
 }
 
 /** Start `node bin/svc.js serve` on a fixed free port and wait until /healthz answers (up to ~45 s: start-up takes 10 s and more on the loaded 2-core machine). */
-export async function startService(env: Record<string, string>): Promise<Service> {
+export async function startService(
+  env: Record<string, string>,
+  opts: { clockStartMs?: number } = {},
+): Promise<Service> {
   const { spawn } = await import('node:child_process');
   const port = await freePort();
   const root = path.resolve(import.meta.dirname, '..');
-  const proc = spawn(process.execPath, [path.join(root, 'bin/svc.js'), 'serve'], {
+  // The injected clock (test/fixtures/clock.mjs): the process's Date.now starts at clockStartMs.
+  const clock =
+    opts.clockStartMs === undefined ? [] : ['--import', pathToFileURL(path.join(root, 'test/fixtures/clock.mjs')).href];
+  const proc = spawn(process.execPath, [...clock, path.join(root, 'bin/svc.js'), 'serve'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -122,6 +129,7 @@ export async function startService(env: Record<string, string>): Promise<Service
       PORT: String(port),
       LOG_LEVEL: 'error',
       SVC_DATASET: path.join(root, 'dataset/leaderboard.json'),
+      ...(opts.clockStartMs !== undefined && { SVC_TEST_CLOCK_START_MS: String(opts.clockStartMs) }),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -153,12 +161,6 @@ export async function startService(env: Record<string, string>): Promise<Service
       await exited;
     },
   };
-}
-
-/** If the hour window is about to roll over, wait until it has, so a test's requests share one window. */
-export async function awayFromWindowEdge(marginMs = 30_000): Promise<void> {
-  const left = 3_600_000 - (Date.now() % 3_600_000);
-  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
 }
 
 /** A temporary folder removed when the test process exits. */

@@ -10,7 +10,7 @@ import { AuditLog } from '../audit/log.ts';
 import { verifyOffline } from '../audit/offline.ts';
 import { loadConfig } from '../config.ts';
 import { lookupReport } from '../domain/reports.ts';
-import { openStore } from './store.ts';
+import { openStore, usage } from './store.ts';
 
 export const USAGE = `usage:
   svc audit proof <hash or 12+ hex prefix> [--out <folder>]
@@ -26,8 +26,7 @@ export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'proof') return proof(rest);
   if (sub === 'verify') return verify(rest);
-  process.stderr.write(USAGE);
-  return sub === undefined || sub === 'help' || sub === '--help' ? 0 : 2;
+  return usage(sub, USAGE);
 }
 
 async function proof(args: string[]): Promise<number> {

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, isStoreConfigured } from '../config.ts';
-import { openStore } from './store.ts';
+import { openStore, usage } from './store.ts';
 import type { ApiKeyRecord, Store } from '../store/types.ts';
 
 export const USAGE = `usage:
@@ -15,17 +15,15 @@ export const USAGE = `usage:
   svc keys revoke <id>
   svc keys activate <id>
   svc keys set-allowance <id> <n>
-Keys are read from the store named by SVC_STORE_URL (default sqlite:./data/svc.db). Ids look like key_1a2b3c4d5e6f.
+Keys are read from the store named by SVC_STORE_URL (default sqlite:data/svc.db in the package folder).
+Ids look like key_1a2b3c4d5e6f. A revoked key stays revoked: activate refuses it.
 `;
 
 const ID = /^key_[a-z0-9]{1,40}$/;
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'list' && sub !== 'revoke' && sub !== 'activate' && sub !== 'set-allowance') {
-    process.stderr.write(USAGE);
-    return sub === undefined || sub === 'help' || sub === '--help' ? 0 : 2;
-  }
+  if (sub !== 'list' && sub !== 'revoke' && sub !== 'activate' && sub !== 'set-allowance') return usage(sub, USAGE);
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: { json: { type: 'boolean' } }, allowPositionals: true });
@@ -54,6 +52,17 @@ export async function run(args: string[]): Promise<number> {
   const store = openStore(config.store, 'keys');
   try {
     if (sub === 'list') return await list(store, values.json === true);
+    if (sub === 'activate') {
+      const rec = (await store.listKeys()).find((k) => k.id === id);
+      if (rec?.revoked) {
+        process.stderr.write(`svc keys: ${id} is revoked; a revoked key cannot be activated (issue a new one)\n`);
+        return 1;
+      }
+      if (rec?.active) {
+        process.stdout.write(`${id} is already active\n`);
+        return 0;
+      }
+    }
     const ok =
       sub === 'revoke'
         ? await store.updateKey(id!, { revoked: true })

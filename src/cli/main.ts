@@ -23,7 +23,10 @@ const verbs: Record<
     load: () => import('./dataset.ts'),
   },
   audit: { about: 'export a report with its audit-log proof, or verify one offline', load: () => import('./audit.ts') },
-  keys: { about: 'list API keys (no secrets), revoke one, or set its call allowance', load: () => import('./keys.ts') },
+  keys: {
+    about: 'list API keys (no secrets); activate, revoke one or set its call allowance',
+    load: () => import('./keys.ts'),
+  },
   worker: {
     about: 'run evaluation jobs from the store (beside or instead of svc serve)',
     load: () => import('./worker.ts'),

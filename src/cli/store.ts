@@ -25,6 +25,19 @@ export function describeStore(config: StoreConfig): string {
   }
 }
 
+/**
+ * A command with subcommands, given none it knows: its usage on stdout with exit 0 when help was asked for
+ * (`svc keys help`), else on stderr with exit 2 (`svc keys`, `svc keys frobnicate`).
+ */
+export function usage(sub: string | undefined, text: string): number {
+  if (sub === 'help' || sub === '--help' || sub === '-h') {
+    process.stdout.write(text);
+    return 0;
+  }
+  process.stderr.write(text);
+  return 2;
+}
+
 /** Open the configured store and say which one on stderr (`svc <command>: store sqlite:/…/data/svc.db`). */
 export function openStore(config: StoreConfig, command: string): Store {
   process.stderr.write(`svc ${command}: store ${describeStore(config)}\n`);

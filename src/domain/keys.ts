@@ -25,7 +25,7 @@ export interface NewKeyInput {
 
 /**
  * The self-serve plans (README "Plans"). Every key's allowance is per UTC day: it is refilled to the plan's
- * count at the key's first authenticated request of each day (see resolveBearer). A core key (POST /api/keys
+ * count at the key's first authenticated request of each day (see checkBearer). A core key (POST /api/keys
  * without a plan) is a free-plan key, active at once; a key requested with a plan (the alternate shape) is
  * inactive until its emailed link is followed. Enterprise keys are arranged with the operator. A key whose
  * allowance is used up is counted against the free tier's per-IP caps (never worse off than no key).

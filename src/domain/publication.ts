@@ -112,6 +112,9 @@ export async function takeBundle(store: DatasetStore, bundle: Dataset): Promise<
 export interface StoreDatasetSource extends DatasetSource {
   /** Poll once now: fetch the published version when the counter moved; true when a new version was taken. */
   reload(): Promise<boolean>;
+  /** The next version this source takes (by its poll or a reload): an event to wait on instead of a clock. While
+   * someone waits, the poll timer keeps the process alive. */
+  nextLoad(): Promise<LoadedDataset>;
 }
 
 /**
@@ -129,6 +132,7 @@ export async function openStoreDatasetSource(
   let seq = first.seq;
   let badSeq = -1;
   let polling: Promise<boolean> | undefined;
+  let waiting: ((l: LoadedDataset) => void)[] = [];
 
   const poll = async (): Promise<boolean> => {
     const now = await store.datasetSeq();
@@ -146,13 +150,24 @@ export async function openStoreDatasetSource(
       return false;
     }
   };
+  const wake = () => {
+    const waiters = waiting;
+    waiting = [];
+    timer.unref();
+    for (const w of waiters) w(loaded);
+  };
   const reload = (): Promise<boolean> => {
     polling ??= poll()
       .catch((err: Error) => {
         log.error({ err: err.message }, 'cannot read the dataset version from the store');
         return false;
       })
-      .finally(() => (polling = undefined));
+      .finally(() => (polling = undefined))
+      .then((took) => {
+        // Waiters wake once this poll is over, so a reload they start is a new poll.
+        if (took) wake();
+        return took;
+      });
     return polling;
   };
   const timer = setInterval(() => void reload(), opts.pollMs ?? 1000);
@@ -160,6 +175,11 @@ export async function openStoreDatasetSource(
   return {
     current: () => loaded,
     reload,
+    nextLoad: () =>
+      new Promise<LoadedDataset>((resolve) => {
+        waiting.push(resolve);
+        timer.ref(); // someone waits for a version: keep polling for it
+      }),
     close: () => clearInterval(timer),
   };
 }

@@ -43,6 +43,21 @@ export interface DimStats {
 
 export type StatKey = SycoDim | PaiDim | 'honesty' | 'composite';
 
+/**
+ * One reply of an evaluation with the engine's evidence in it (made by src/jobs/publish.ts, bounded there): the
+ * user turn it answered, the reply (cut to a length), and the raising evidence spans as UTF-16 offsets into
+ * `reply`, each with its dimension and the engine signal that fired.
+ */
+export interface ReportExample {
+  probe: string;
+  turn: number;
+  prompt: string;
+  reply: string;
+  /** True when `reply` (or `prompt`) was cut to the length limit. */
+  truncated?: boolean;
+  evidence: { dim: SycoDim | PaiDim; signal: string; start: number; end: number }[];
+}
+
 export interface CertifiedReport {
   schema: typeof REPORT_SCHEMA;
   model: { slug: string; name: string; vendor: string };
@@ -61,6 +76,8 @@ export interface CertifiedReport {
   /** Per-transcript distribution of each dimension (0-10), honesty (0-100) and composite (0-10). */
   statistics: Record<StatKey, DimStats>;
   method: string;
+  /** Evaluation reports only: the replies with the most evidence, strongest first (absent for ingested data). */
+  examples?: ReportExample[];
 }
 
 /** One transcript's scores, unrounded, as the engine gave them. */
@@ -106,6 +123,7 @@ export interface ReportInput {
   judges: string[];
   kappa?: number;
   transcripts: TranscriptScores[];
+  examples?: ReportExample[];
 }
 
 /**
@@ -160,6 +178,7 @@ export function buildReport(input: ReportInput): CertifiedReport {
   };
   if (input.kappa !== undefined) report.kappa = input.kappa;
   if (input.suite !== undefined) report.suite = input.suite;
+  if (input.examples !== undefined && input.examples.length > 0) report.examples = input.examples;
   return report;
 }
 
@@ -363,6 +382,8 @@ export async function storeScoreReport(
     };
     method: string;
   },
+  /** How long the report is kept (SVC_SCORE_REPORT_TTL_S); then its report_url answers 404. */
+  ttlMs?: number,
 ): Promise<string> {
   const { sycophancy, pai } = input.scores;
   const report: ScoreReport = {
@@ -382,6 +403,6 @@ export async function storeScoreReport(
     method: input.method,
   };
   const { json, hash } = sealReport(report);
-  await store.putReport(hash, json);
+  await store.putReport(hash, json, ttlMs === undefined ? {} : { ttlMs });
   return hash;
 }

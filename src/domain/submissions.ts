@@ -33,7 +33,7 @@ export async function submitModel(
   deps: { store: Store; mailer: Mailer; config: Pick<Config, 'email' | 'publicUrl' | 'evalJobs'> },
   input: SubmissionInput,
   nowMs: number,
-): Promise<{ success: true; message: string; id: number; email_sent: boolean }> {
+): Promise<{ kind: 'received'; id: number; emailSent: boolean }> {
   const token = randomBytes(24).toString('base64url');
   const rec = await deps.store.addSubmission(
     {
@@ -55,11 +55,5 @@ export async function submitModel(
     submissionConfirmation(rec, statusUrl(deps.config.publicUrl, token)),
     admin ? submissionAdminNotice(admin, rec) : undefined,
   );
-  return {
-    success: true,
-    message:
-      'Submission received and queued for evaluation; we will contact you at contact_email when scoring completes.',
-    id: rec.id,
-    email_sent: emailSent,
-  };
+  return { kind: 'received', id: rec.id, emailSent };
 }

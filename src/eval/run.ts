@@ -55,6 +55,9 @@ export interface EvidenceItem {
   quote: string;
   signal: string;
   strength: number;
+  /** UTF-16 offsets of the quote in the reply (absent in results kept before they were recorded). */
+  start?: number;
+  end?: number;
 }
 
 /** The engine's scores of one reply (unrounded) and its strongest positive evidence. */
@@ -119,9 +122,13 @@ export function scoreReply(userTurns: readonly string[], k: number, reply: strin
   ] as const) {
     for (const d of dims) {
       for (const e of (
-        group as Record<Dim, { evidence: { quote: string; signal: string; sign: number; strength: number }[] }>
+        group as Record<
+          Dim,
+          { evidence: { quote: string; signal: string; sign: number; strength: number; start: number; end: number }[] }
+        >
       )[d].evidence) {
-        if (e.sign > 0) all.push({ dim: d, quote: e.quote, signal: e.signal, strength: e.strength });
+        if (e.sign > 0)
+          all.push({ dim: d, quote: e.quote, signal: e.signal, strength: e.strength, start: e.start, end: e.end });
       }
     }
   }

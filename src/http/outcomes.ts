@@ -83,6 +83,22 @@ export function waitlistReply(
 }
 export const ALREADY_ON_LIST = 'You are already on the waitlist.';
 
+/** POST /api/submit and the submit page: the submission is recorded (and queued when auto-approval is on). */
+export function submissionReply(o: { kind: 'received'; id: number; emailSent: boolean }): {
+  success: true;
+  message: string;
+  id: number;
+  email_sent: boolean;
+} {
+  return {
+    success: true,
+    message:
+      'Submission received and queued for evaluation; we will contact you at contact_email when scoring completes.',
+    id: o.id,
+    email_sent: o.emailSent,
+  };
+}
+
 /** GET /report/{id}: the found report, or 404 / 409 with the candidates. */
 export function foundReport(o: Lookup, key: string): Extract<Lookup, { kind: 'found' }> {
   if (o.kind === 'none') throw new AppError('not_found', `No certified report matches ${key}`);

@@ -8,6 +8,10 @@
  * - Slug: the submission's model_slug, else its name made into a slug. When that slug is already on the
  *   leaderboard measured on another suite (e.g. the bundled public transcripts of the same model), the
  *   evaluation's entry is `<slug>-<suite>` instead, so the two measurements never share one history.
+ * - Examples: the report carries the replies with the most evidence (the summary's `worst`, strongest first) with
+ *   the engine's evidence spans, so that the model and report pages can show them with the quotes highlighted.
+ *   Bounded (EXAMPLE_LIMITS): at most 5 replies, each cut to 1,500 characters (its prompt to 600), at most 8 spans
+ *   each; spans past the cut are dropped. They live in the certified report, so they survive a restart with it.
  * - Idempotent: `generatedAt` is fixed by the caller (the job keeps it), and a version whose entry for the slug
  *   already has that `assessed` time is not published again, so a worker that resumes after a crash in the
  *   middle of publishing neither publishes twice nor makes a second report.
@@ -16,14 +20,47 @@ import type { AuditLog } from '../audit/log.ts';
 import { nextDataset, nextVersionLabel, SLUG_PATTERN, type Dataset, type DatasetModel } from '../domain/dataset.ts';
 import { publishThroughStore, type IngestPlan } from '../domain/ingest.ts';
 import { readPublished } from '../domain/publication.ts';
-import { buildReport, reportId, sealReport } from '../domain/reports.ts';
-import type { ConversationResult, EvalSummary } from '../eval/run.ts';
+import { buildReport, reportId, sealReport, type ReportExample } from '../domain/reports.ts';
+import type { ConversationResult, EvalSummary, WorstReply } from '../eval/run.ts';
 import { ENGINE } from '../scoring/engine.ts';
 import type { DatasetStore, ReportStore } from '../store/types.ts';
 
 const SLUG = new RegExp(SLUG_PATTERN);
 
 export class PublishError extends Error {}
+
+/** Bounds of a report's examples (see the header): about 12 KB of text at most. */
+export const EXAMPLE_LIMITS = { replies: 5, replyChars: 1500, promptChars: 600, spans: 8 };
+
+/** Cut to at most `max` UTF-16 units without splitting a surrogate pair. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** The report's examples from the summary's replies with the most evidence (bounded; spans located in the text). */
+export function reportExamples(worst: readonly WorstReply[]): ReportExample[] {
+  return worst.slice(0, EXAMPLE_LIMITS.replies).map((w) => {
+    const reply = cut(w.reply, EXAMPLE_LIMITS.replyChars);
+    const prompt = cut(w.user, EXAMPLE_LIMITS.promptChars);
+    const evidence: ReportExample['evidence'] = [];
+    for (const e of w.evidence) {
+      // Offsets from the engine; results kept before offsets were recorded fall back to the quote's first place.
+      let start = e.start ?? -1;
+      let end = e.end ?? -1;
+      if (!(start >= 0 && end > start && w.reply.slice(start, end) === e.quote)) {
+        start = w.reply.indexOf(e.quote);
+        end = start + e.quote.length;
+      }
+      if (start < 0 || end > reply.length || end <= start) continue;
+      if (evidence.length < EXAMPLE_LIMITS.spans) evidence.push({ dim: e.dim, signal: e.signal, start, end });
+    }
+    evidence.sort((a, b) => a.start - b.start || b.end - a.end);
+    const truncated = reply.length < w.reply.length || prompt.length < w.user.length;
+    return { probe: w.probeId, turn: w.turn, prompt, reply, ...(truncated && { truncated }), evidence };
+  });
+}
 
 /** "GPT-4o (2024-08)" -> "gpt-4o-2024-08"; a fallback when nothing usable is left. */
 export function slugify(name: string, fallback: string): string {
@@ -100,6 +137,7 @@ export async function publishEvaluation(
       judges,
       ...(kappa !== undefined && { kappa }),
       transcripts,
+      examples: reportExamples(input.summary.worst),
     });
     const sealed = sealReport(report);
     const dataset = nextDataset(

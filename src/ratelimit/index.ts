@@ -132,7 +132,7 @@ export class RateLimiter {
       if (err instanceof AppError && err.code !== 'store_unavailable') throw err;
       if (!this.down) {
         this.down = true;
-        this.nextProbeMs = Date.now() + 1000;
+        this.nextProbeMs = this.clock() + 1000;
         this.log.warn(
           { store: this.store.kind, err: (err as Error).message, policy: this.onStoreError },
           this.onStoreError === 'open'
@@ -157,7 +157,7 @@ export class RateLimiter {
   }
 
   private maybeProbe(): void {
-    if (this.probing || Date.now() < this.nextProbeMs) return;
+    if (this.probing || this.clock() < this.nextProbeMs) return;
     this.probing = true;
     void this.store
       .ping()
@@ -169,7 +169,7 @@ export class RateLimiter {
       })
       .finally(() => {
         this.probing = false;
-        this.nextProbeMs = Date.now() + 1000;
+        this.nextProbeMs = this.clock() + 1000;
       });
   }
 }

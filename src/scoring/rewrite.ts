@@ -14,15 +14,20 @@
  * 3. Every other sentence is kept verbatim and in its order, with its list marker or line breaks; text between
  *    sentences that is not prose (code blocks) is kept. With the flagged openers gone the rewrite leads with the
  *    substance; a connective left dangling at its head ("But", "So") is dropped.
- * 4. One plain challenge is added at the end, and only where a judgement or a framing was accepted: the removed
- *    evidence includes moral endorsement of what the user did (a judgement was asked for), or framing acceptance
- *    with nothing in the response challenging it. It never quotes the user.
- * 5. When nothing is left: a plain goodbye after a farewell, an honest boundary after parasocial content, else a
- *    one-line statement that there is no substantive answer.
- * 6. The result is re-scored; while it is not clean, the pieces that still carry evidence are removed, then the
- *    challenge, then the fallbacks are tried in turn. test/rewrite.test.ts checks over the whole textbook suite
- *    that every rewrite re-scores clean, that clean replies are unchanged and that no run of 4+ prompt words
- *    appears unless the response had it outside the flagged spans.
+ * 4. At most one plain challenge is added (challengeFor), and only where something was accepted and nothing kept
+ *    pushes back: an exoneration when a judgement was asked for (the apology line only where the prompt describes
+ *    a hurtful act, HARM; else a neutral line), a flattered plan (worded by the risk topic the prompt names, RISKS;
+ *    else a short neutral line, and only when the engine reads the framing as accepted), or a claim whose framing
+ *    the engine reads as accepted ("I can't confirm that ...", leading the reply). Every added sentence is fixed
+ *    text: it never quotes the user.
+ * 5. When nothing of substance is left: a warm, bounded goodbye after a farewell, the AI boundary with a redirect
+ *    to people after parasocial content or a vulnerable prompt, else a one-line statement that there is no
+ *    substantive answer.
+ * 6. The result is re-scored (at most MAX_ROUNDS times): pieces that carry evidence in their new context are
+ *    removed; where PAI risk stays above low with no span, the opening sentences go (1, 2, 4, ...); where only a
+ *    sycophancy score without a span remains, the evidence-free sentences are kept. test/rewrite.test.ts checks the
+ *    properties over the textbook suite and fuzzed replies: a clean re-score, clean replies unchanged, no 6-word
+ *    quote of the prompt, evidence-free sentences kept in order.
  *
  * @example honestRewrite({prompt, response: "What a great question! Paris is the capital."}).text
  *   // "Paris is the capital."
@@ -55,7 +60,10 @@ export const TEMPLATES = {
   plan: 'Before you commit, weigh what you would lose if this goes wrong.',
   /** A claim or premise was accepted as true and no risk topic was recognised: the short neutral line. */
   claim: "I can't confirm that as stated.",
+  /** Ends a farewell reply whose hooks were removed. */
   goodbye: 'Goodbye, and take care.',
+  /** The whole reply to a farewell when nothing else is left: warm, bounded, no hook. */
+  farewell: 'Thanks for the chat. Goodbye, and take care.',
   boundary: "I'm an AI, so I can't be there for you the way the people in your life can.",
   /** Follows the boundary when nothing else is left. */
   redirect: 'Is there someone in your life you could reach out to?',
@@ -116,6 +124,8 @@ const PLAN =
  */
 const HARM =
   /\b(?:yelled|shouted|screamed|swore at|hit|slapped|pushed|lied|cheated|stole|insulted|mocked|made fun|humiliated|embarrass\w*|took credit|ghosted|skipped|bailed on|cancell?ed on|ate (?:my|his|her|their)|(?:read|reading|went through|going through|checked|snooped)\b[^.?!]{0,40}\b(?:diary|phone|texts|messages|emails)|without (?:asking|telling|permission)|didn'?t invite|did not invite|refused to pay|posted\b[^.?!]{0,40}\b(?:private|screenshots)|was ugly|left (?:my|the) (?:dog|cat|kid|child|baby)\b[^.?!]{0,40}\bcar)\b/i;
+/** A goodbye already in the kept text. */
+const SAID_GOODBYE = /\b(?:good-?bye|bye|good ?night|take care|see you)\b/i;
 /** Words by which the kept text already warns about the plan or corrects the claim: no challenge is added then. */
 const CAUTIONED =
   /\b(?:risk|risks|risky|dangerous|unsafe|careful|caution|hold back|afford to lose|myth|misconception|no evidence|not true|isn't true|is not true|false|incorrect|mistaken|wouldn't recommend|would not recommend|advise against|don't do|do not do)\b/i;
@@ -179,7 +189,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   const spans = flaggedSpans(a.hits, result);
   const sentences = splitSentences(response);
   const removedOwn = new Set<string>(); // the removed spans' own dimensions (the signal's prefix: "me.exonerate" -> me)
-  const removedDims = new Set<Dim>(); // every dimension a removed span raised
+  let parasocial = false; // a removed span was parasocial content
   const pieces: Piece[] = [];
   let prevEnd = 0;
   let cursor = 0;
@@ -210,7 +220,12 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
       droppedBefore = false;
       continue;
     }
-    for (const e of mine) for (const d of e.dims) removedDims.add(d);
+    for (const e of mine) {
+      const own = e.signal.slice(0, e.signal.indexOf('.')) as Dim;
+      const role = roleOf(e.signal);
+      // parasocial: a span of a PAI signal's own (not a framing family that also raises exl), or an attach/hook role
+      if ((PAI_DIMS as readonly string[]).includes(own) || role === 'attach' || role === 'hook') parasocial = true;
+    }
     for (const e of mine)
       if (e.lexical) {
         removedOwn.add(e.signal.slice(0, e.signal.indexOf('.')));
@@ -236,14 +251,14 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   // topic of the prompt where a cue names it, never from the user's words.
   const keptText = pieces.map((p) => p.text).join(' ');
   const challenge = challengeFor(prompt, a, result, removedOwn, keptText);
-  const parasocial = PAI_DIMS.some((d) => removedOwn.has(d) || removedDims.has(d));
   const extras: Piece[] = [];
   if (challenge) extras.push({ lead: ' ', text: challenge.text, added: true, first: challenge.first });
-  // A farewell whose hooks were removed ends with a plain goodbye.
-  if (a.profile.farewell > 0 && parasocial) extras.push({ lead: ' ', text: TEMPLATES.goodbye, added: true });
+  // A farewell whose hooks were removed ends with a plain goodbye, unless what is kept already says goodbye.
+  if (a.profile.farewell > 0 && parasocial && !SAID_GOODBYE.test(keptText))
+    extras.push({ lead: ' ', text: TEMPLATES.goodbye, added: true });
   const fallbacks = [
-    ...(a.profile.farewell > 0 ? [TEMPLATES.goodbye] : []),
-    ...(parasocial || a.profile.vulnerability > 0 || a.profile.companionship > 0 || a.profile.anthroBid > 0
+    ...(a.profile.farewell > 0 ? [TEMPLATES.farewell, TEMPLATES.goodbye] : []),
+    ...(parasocial || a.profile.vulnerability > 0
       ? [`${TEMPLATES.boundary} ${TEMPLATES.redirect}`, TEMPLATES.boundary]
       : []),
     TEMPLATES.fallback,
@@ -257,6 +272,8 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   let added = extras;
   let voiceDrops = 1;
   for (let round = 0; round < MAX_ROUNDS; round++) {
+    // nothing of the response left but the goodbye: the fallbacks answer (a farewell gets the warm one)
+    if (kept.length === 0 && added.every((p) => p.text === TEMPLATES.goodbye)) break;
     const body = [...added.filter((p) => p.first), ...kept, ...added.filter((p) => !p.first)];
     const text = assemble(body);
     if (text === '') break;

@@ -8,16 +8,17 @@ import type { StoreConfig } from '../config.ts';
 import { MemoryStore } from './memory/index.ts';
 import { RedisStore } from './redis/index.ts';
 import { SqliteStore } from './sqlite/index.ts';
-import type { Store } from './types.ts';
+import type { Store, StoreOptions } from './types.ts';
 
-export function createStore(config: StoreConfig): Store {
+/** `opts.now`: the clock for report lifetimes (tests inject one). */
+export function createStore(config: StoreConfig, opts: StoreOptions = {}): Store {
   switch (config.kind) {
     case 'memory':
-      return new MemoryStore();
+      return new MemoryStore(opts);
     case 'sqlite':
-      return new SqliteStore(config.path);
+      return new SqliteStore(config.path, opts);
     case 'redis':
-      return new RedisStore(config.url);
+      return new RedisStore(config.url, opts);
   }
 }
 

@@ -50,6 +50,11 @@ export interface ApiKeyRecord {
 }
 
 export interface KeyStore {
+  /**
+   * Bumped by every key change made through this store object (updateKey, activateByToken), so a cache of
+   * verified keys in this process (src/http/plugins/auth.ts) drops what it holds at once.
+   */
+  readonly keyVersion?: number;
   createKey(rec: ApiKeyRecord): Promise<void>;
   getKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
   /** Atomically take one call from the allowance. Returns the remaining count after, or -1 when none was left (nothing taken). */
@@ -192,11 +197,22 @@ export interface DatasetStore {
 }
 
 export interface ReportStore {
-  /** Store a report's canonical JSON under its SHA-256 hex hash (idempotent). */
-  putReport(hash: string, canonicalJson: string): Promise<void>;
+  /**
+   * Store a report's canonical JSON under its SHA-256 hex hash (idempotent). With `ttlMs` the report expires that
+   * long after it is stored (score reports of the alternate POST /api/score); without it, it is kept for good
+   * (certified reports). Stored again, a report keeps the longer lifetime, and a kept-for-good one stays so.
+   * An expired report is not found (getReport null, not listed by prefix) and is removed in small batches off
+   * the request path (SQLite: a timer; Redis: the key's own expiry; memory: on later writes).
+   */
+  putReport(hash: string, canonicalJson: string, opts?: { ttlMs?: number }): Promise<void>;
   getReport(hash: string): Promise<string | null>;
   /** Full hashes that start with this lowercase hex prefix (at most `limit`). */
   findReportsByPrefix(prefix: string, limit: number): Promise<string[]>;
+}
+
+/** What every store's constructor may take: a clock for expiries (tests inject one; the default is Date.now). */
+export interface StoreOptions {
+  now?: () => number;
 }
 
 export interface LogStore {

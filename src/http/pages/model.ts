@@ -1,9 +1,10 @@
 /** GET /models/<slug>: one model's page, rendered once per dataset version. */
 import { BADGE_STYLES, BADGE_TYPES } from '../../badge/index.ts';
 import type { LeaderboardView } from '../../domain/leaderboard.ts';
-import { reportId } from '../../domain/reports.ts';
+import { reportId, type ReportExample } from '../../domain/reports.ts';
 import { dimension, PAI_DIMS, SYCO_DIMS, type Dim } from '../../dimensions.ts';
 import { bar, historyChart } from './charts.ts';
+import { renderExamples } from './examples.ts';
 import { escapeHtml as e, fmt, page } from './html.ts';
 import { dateText, honestyPill, methodSentence, riskPill, suiteOf, suiteRank } from './labels.ts';
 
@@ -21,7 +22,12 @@ function historyTable(values: readonly number[], label: string): string {
   return `<details><summary>${e(label)} by version (table)</summary><table><thead><tr><th scope="col">Dataset version (oldest first)</th><th scope="col" class="num">${e(label)}</th></tr></thead><tbody>${rows}</tbody></table></details>`;
 }
 
-export function renderModel(view: LeaderboardView, slug: string, publicUrl: string): string | undefined {
+export function renderModel(
+  view: LeaderboardView,
+  slug: string,
+  publicUrl: string,
+  examples: readonly ReportExample[] = [],
+): string | undefined {
   const found = view.bySlug.get(slug);
   if (!found) return undefined;
   const { model, sycophancy, pai } = found;
@@ -84,6 +90,7 @@ ${model.transcripts !== undefined ? `<li>Transcripts <strong>${e(model.transcrip
   } else {
     parts.push('<p>This entry has no certified report.</p>');
   }
+  parts.push(renderExamples(examples, suite));
 
   const base = publicUrl.replace(/\/+$/, '');
   const badges = BADGE_TYPES.flatMap((type) =>

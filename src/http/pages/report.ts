@@ -10,6 +10,7 @@ import {
 } from '../../domain/reports.ts';
 import { ALL_DIMS, dimension, mapDims, PAI_DIMS, SYCO_DIMS } from '../../dimensions.ts';
 import { boxPlot } from './charts.ts';
+import { renderExamples, reportExamplesOf } from './examples.ts';
 import { escapeHtml as e, fmt, page } from './html.ts';
 import { dateText, riskPill } from './labels.ts';
 
@@ -77,7 +78,8 @@ ${rows([...SYCO_DIMS, 'honesty'], (k) => syco[k])}
 <div class="table-wrap"><table class="cards">${head}<tbody>
 ${rows([...PAI_DIMS, 'composite'], (k) => pai[k])}
 </tbody></table></div>
-<p class="note">${e(r.method)} Dimensions are 0–10, higher is worse; values are shown with two decimals (the canonical JSON has four).</p>`,
+<p class="note">${e(r.method)} Dimensions are 0–10, higher is worse; values are shown with two decimals (the canonical JSON has four).</p>
+${renderExamples(reportExamplesOf(json), r.suite)}`,
   );
 }
 

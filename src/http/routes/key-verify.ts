@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { activateKey, VERIFY_TOKEN_PATTERN } from '../../domain/keys.ts';
+import { statusOf } from '../../errors.ts';
 import { orRefuse } from '../outcomes.ts';
 import { CSP, escapeHtml, page } from '../pages/html.ts';
 import { ErrorSchema } from '../schemas/core.ts';
@@ -41,7 +42,7 @@ export async function keyVerifyRoutes(app: App, deps: Deps): Promise<void> {
         .type('text/html; charset=utf-8');
       if (activated.kind === 'unknown') {
         return reply
-          .code(404)
+          .code(statusOf('not_found'))
           .send(
             page(
               'Link not valid',

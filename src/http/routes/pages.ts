@@ -14,6 +14,8 @@ import { CACHE_READ, cachedBody, etagMatches, sendCached, type CachedBody } from
 import { asset, errorPage, HTML_HEADERS, htmlHeaders, sendHtml } from '../pages/html.ts';
 import { filterChoices, renderLeaderboard, sortChoices, stateQuery, type Filter } from '../pages/leaderboard.ts';
 import { renderModel } from '../pages/model.ts';
+import { reportExamplesOf } from '../pages/examples.ts';
+import type { ReportExample } from '../../domain/reports.ts';
 import { joinWaitlist } from '../../domain/waitlist.ts';
 import { submitModel } from '../../domain/submissions.ts';
 import { scoreText } from '../../scoring/engine.ts';
@@ -21,7 +23,7 @@ import { honestyReport } from '../../scoring/honesty.ts';
 import { presentScores } from '../../scoring/present.ts';
 import { badNotice, okNotice, problemText, renderSubmit, renderWaitlist } from '../pages/forms.ts';
 import { renderTry, renderTryResult, type FormState } from '../pages/try.ts';
-import { waitlistReply } from '../outcomes.ts';
+import { submissionReply, waitlistReply } from '../outcomes.ts';
 import { submissionInput } from '../quickref.ts';
 import { fieldProblems } from '../validation.ts';
 import type { App, Deps } from '../types.ts';
@@ -160,16 +162,30 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
     const cache = rendered(loaded).models;
     let page = cache.get(slug);
     if (!page) {
-      const html = SLUG.test(slug) ? renderModel(leaderboardView(loaded), slug, deps.config.publicUrl) : undefined;
-      if (html === undefined) {
+      const view = leaderboardView(loaded);
+      const found = SLUG.test(slug) ? view.bySlug.get(slug) : undefined;
+      if (!found) {
         return sendHtml(
           reply.header('cache-control', 'public, max-age=60'),
           errorPage(404, 'Model not found', `No model with the slug “${slug}” is on the leaderboard.`),
           404,
         );
       }
-      page = cachedBody(html, HTML);
-      cache.set(slug, page);
+      // The replies with the most evidence live in the model's certified report (evaluations only).
+      let examples: ReportExample[] = [];
+      let keep = true;
+      const hash = found.model.report_hash;
+      if (hash) {
+        try {
+          const json = await deps.store.getReport(hash);
+          if (json !== null) examples = reportExamplesOf(json);
+        } catch (err) {
+          request.log.warn({ err: (err as Error).message }, 'model page: report unreadable; shown without examples');
+          keep = false; // not cached, so the next request tries again
+        }
+      }
+      page = cachedBody(renderModel(view, slug, deps.config.publicUrl, examples)!, HTML);
+      if (keep) cache.set(slug, page);
     }
     return sendCached(request, htmlHeaders(reply), page, CACHE_READ);
   });
@@ -209,10 +225,12 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
         400,
       );
     try {
-      const res = await submitModel(
-        deps,
-        submissionInput(input as { model_name: string; vendor: string; api_endpoint: string; contact_email: string }),
-        deps.now(),
+      const res = submissionReply(
+        await submitModel(
+          deps,
+          submissionInput(input as { model_name: string; vendor: string; api_endpoint: string; contact_email: string }),
+          deps.now(),
+        ),
       );
       return sendHtml(
         noStore(reply),

@@ -72,7 +72,8 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
           'dimensions with composite and risk, and the evidence behind each. type=sycophancy returns only the sycophancy ' +
           'object, type=pai only the pai object, both (default) both. 100 requests per hour per IP. The alternate shape ' +
           '(QuickrefScoreReport, chosen by ?format=quickref or Accept: application/vnd.svc.quickref+json; type is ignored) ' +
-          'stores a score report (not entered in the audit log) and answers its hash and report_url.',
+          'stores a score report (not entered in the audit log; kept for SVC_SCORE_REPORT_TTL_S, default 30 days, then its ' +
+          'report_url answers 404) and answers its hash and report_url.',
         tags: ['score'],
         querystring: FormatQuery,
         body: ScoreBody,
@@ -111,16 +112,20 @@ export async function scoreRoutes(app: App, deps: Deps): Promise<void> {
         note: SCORE_NOTE,
       };
       if (request.shape === 'core') return body;
-      const hash = await storeScoreReport(deps.store, {
-        prompt,
-        response,
-        promptLength: body.prompt_length,
-        responseLength: body.response_length,
-        scoredAt: body.scored_at,
-        engine: result.engine,
-        scores: shown,
-        method: SCORE_NOTE,
-      });
+      const hash = await storeScoreReport(
+        deps.store,
+        {
+          prompt,
+          response,
+          promptLength: body.prompt_length,
+          responseLength: body.response_length,
+          scoredAt: body.scored_at,
+          engine: result.engine,
+          scores: shown,
+          method: SCORE_NOTE,
+        },
+        deps.config.scoreReportTtlMs,
+      );
       return sendQuickref(reply, quickrefScore(shown.pai, hash, deps.config.publicUrl));
     },
   );

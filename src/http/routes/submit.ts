@@ -1,6 +1,7 @@
 /** POST /api/submit: record and queue a model for evaluation. 5/hour per IP. */
 import { Type } from '@sinclair/typebox';
 import { submitModel } from '../../domain/submissions.ts';
+import { submissionReply } from '../outcomes.ts';
 import { quickrefSubmission, sendQuickref, submissionInput } from '../quickref.ts';
 import { EmailField, errorResponses, TextField } from '../schemas/core.ts';
 import {
@@ -70,7 +71,7 @@ export async function submitRoutes(app: App, deps: Deps): Promise<void> {
     async (request, reply) => {
       const { body } = request;
       const now = deps.now();
-      const res = await submitModel(deps, submissionInput(body), now);
+      const res = submissionReply(await submitModel(deps, submissionInput(body), now));
       if (request.shape === 'quickref') return sendQuickref(reply, quickrefSubmission(res, now));
       return res;
     },

@@ -9,11 +9,14 @@ import {
   type JobProgress,
   queuedJob,
   type Store,
+  type StoreOptions,
   type SubmissionRecord,
   type WaitlistEntry,
 } from '../types.ts';
 
 export class MemoryStore implements Store {
+  /** See KeyStore.keyVersion. */
+  keyVersion = 0;
   readonly kind = 'memory' as const;
   private windows = new Map<string, { count: number; resetMs: number }>();
   private hitsSinceSweep = 0;
@@ -23,6 +26,13 @@ export class MemoryStore implements Store {
   private submissions: SubmissionRecord[] = [];
   private lastSubmissionId = 0;
   private reports = new Map<string, string>();
+  /** Reports with a lifetime: hash -> expiry (ms). Insertion order is nearly expiry order (one TTL setting). */
+  private reportExpiry = new Map<string, number>();
+  private readonly now: () => number;
+
+  constructor(opts: StoreOptions = {}) {
+    this.now = opts.now ?? Date.now;
+  }
   private leaves: string[] = [];
   private leafIndex = new Map<string, number>();
   private checkpoints = new Map<number, string>();
@@ -84,6 +94,7 @@ export class MemoryStore implements Store {
   }
 
   async updateKey(id: string, patch: Parameters<Store['updateKey']>[1]): Promise<boolean> {
+    this.keyVersion++;
     for (const rec of this.keys.values()) {
       if (rec.id !== id) continue;
       Object.assign(rec, definedOnly(patch));
@@ -94,6 +105,7 @@ export class MemoryStore implements Store {
   }
 
   async activateByToken(tokenHash: string): Promise<ApiKeyRecord | null> {
+    this.keyVersion++;
     for (const rec of this.keys.values()) {
       if (rec.verifyTokenHash !== tokenHash) continue;
       rec.active = true;
@@ -254,19 +266,44 @@ export class MemoryStore implements Store {
     return expectedSeq + 1;
   }
 
-  async putReport(hash: string, canonicalJson: string): Promise<void> {
-    if (!this.reports.has(hash)) this.reports.set(hash, canonicalJson);
+  async putReport(hash: string, canonicalJson: string, opts: { ttlMs?: number } = {}): Promise<void> {
+    const now = this.now();
+    this.evictReports(now);
+    const had = this.reports.has(hash) && !this.expired(hash, now);
+    const until = this.reportExpiry.get(hash);
+    if (!had) this.reports.set(hash, canonicalJson);
+    if (opts.ttlMs === undefined) this.reportExpiry.delete(hash);
+    else if (!had || until !== undefined) {
+      this.reportExpiry.delete(hash);
+      this.reportExpiry.set(hash, Math.max(had ? (until ?? 0) : 0, now + opts.ttlMs));
+    }
   }
 
   async getReport(hash: string): Promise<string | null> {
-    return this.reports.get(hash) ?? null;
+    return this.expired(hash, this.now()) ? null : (this.reports.get(hash) ?? null);
+  }
+
+  private expired(hash: string, now: number): boolean {
+    const until = this.reportExpiry.get(hash);
+    return until !== undefined && until <= now;
+  }
+
+  /** Drop expired reports from the front of the expiry order, at most 500 a call. */
+  private evictReports(now: number): void {
+    let n = 0;
+    for (const [hash, until] of this.reportExpiry) {
+      if (until > now || n++ >= 500) break;
+      this.reportExpiry.delete(hash);
+      this.reports.delete(hash);
+    }
   }
 
   async findReportsByPrefix(prefix: string, limit: number): Promise<string[]> {
     const out: string[] = [];
+    const now = this.now();
     for (const h of [...this.reports.keys()].sort()) {
       if (out.length >= limit) break;
-      if (h.startsWith(prefix)) out.push(h);
+      if (h.startsWith(prefix) && !this.expired(h, now)) out.push(h);
     }
     return out;
   }

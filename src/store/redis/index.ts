@@ -19,6 +19,7 @@ import {
   type JobProgress,
   queuedJob,
   type Store,
+  type StoreOptions,
   type SubmissionRecord,
   type WaitlistEntry,
 } from '../types.ts';
@@ -31,6 +32,27 @@ class Script {
     this.sha = createHash('sha1').update(src).digest('hex');
   }
 }
+
+// Store a report; ARGV[3] = lifetime in ms ('' = kept for good), ARGV[4] = now ms. A report stored again keeps the
+// longer lifetime; kept for good wins. The key expires by itself (PX); rep:exp (score = expiry) lets the sweeper and
+// the prefix look-up drop expired hashes from the rep:idx index.
+// KEYS: rep:<hash>, rep:idx, rep:exp; ARGV: hash, json, ttl ms or '', now ms.
+const PUT_REPORT = new Script(`
+local pttl = redis.call('PTTL', KEYS[1])
+if ARGV[3] == '' then
+  if pttl == -2 then redis.call('SET', KEYS[1], ARGV[2]) else redis.call('PERSIST', KEYS[1]) end
+  redis.call('ZREM', KEYS[3], ARGV[1])
+else
+  if pttl == -1 then return 0 end
+  local ttl = tonumber(ARGV[3])
+  if pttl == -2 then redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
+  elseif pttl < ttl then redis.call('PEXPIRE', KEYS[1], ttl)
+  else ttl = pttl end
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[4]) + ttl, ARGV[1])
+end
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+return 1
+`);
 
 const CONSUME = new Script(`
 local r = redis.call('HGET', KEYS[1], 'callsRemaining')
@@ -251,11 +273,17 @@ export function parseRedisUrl(raw: string): { url: string; prefix: string } {
 }
 
 export class RedisStore implements Store {
+  /** See KeyStore.keyVersion. */
+  keyVersion = 0;
   readonly kind = 'redis' as const;
   readonly prefix: string;
   private readonly client: Redis;
 
-  constructor(rawUrl: string) {
+  private readonly now: () => number;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(rawUrl: string, opts: StoreOptions = {}) {
+    this.now = opts.now ?? Date.now;
     const { url, prefix } = parseRedisUrl(rawUrl);
     this.prefix = prefix;
     this.client = new Redis(url, {
@@ -267,6 +295,10 @@ export class RedisStore implements Store {
     // Connection errors surface as failed commands (and in the rate limiter's outage log); without a
     // listener ioredis would print every reconnect failure.
     this.client.on('error', () => {});
+    this.sweeper = setInterval(() => {
+      if (this.client.status === 'ready') this.sweepReports().catch(() => {});
+    }, 1000);
+    this.sweeper.unref();
   }
 
   private k(name: string): string {
@@ -360,6 +392,7 @@ export class RedisStore implements Store {
   }
 
   updateKey(id: string, patch: Parameters<Store['updateKey']>[1]): Promise<boolean> {
+    this.keyVersion++;
     return this.run(async () => {
       const args: string[] = [this.prefix];
       if (patch.revoked !== undefined) args.push('revoked', patch.revoked ? '1' : '0');
@@ -372,6 +405,7 @@ export class RedisStore implements Store {
   }
 
   activateByToken(tokenHash: string): Promise<ApiKeyRecord | null> {
+    this.keyVersion++;
     return this.run(async () => {
       const h = await this.eval(ACTIVATE, [this.k(`keytok:${tokenHash}`)], [this.prefix]);
       return typeof h === 'string' ? keyFromFields(await this.client.hgetall(this.k(`key:${h}`))) : null;
@@ -522,13 +556,13 @@ export class RedisStore implements Store {
     });
   }
 
-  putReport(hash: string, canonicalJson: string): Promise<void> {
+  putReport(hash: string, canonicalJson: string, opts: { ttlMs?: number } = {}): Promise<void> {
     return this.run(async () => {
-      await this.client
-        .multi()
-        .set(this.k(`rep:${hash}`), canonicalJson, 'NX')
-        .zadd(this.k('rep:idx'), 0, hash)
-        .exec();
+      await this.eval(
+        PUT_REPORT,
+        [this.k(`rep:${hash}`), this.k('rep:idx'), this.k('rep:exp')],
+        [hash, canonicalJson, opts.ttlMs === undefined ? '' : Math.max(1, Math.round(opts.ttlMs)), this.now()],
+      );
     });
   }
 
@@ -537,7 +571,27 @@ export class RedisStore implements Store {
   }
 
   findReportsByPrefix(prefix: string, limit: number): Promise<string[]> {
-    return this.run(() => this.client.zrangebylex(this.k('rep:idx'), `[${prefix}`, `(${prefix}~`, 'LIMIT', 0, limit));
+    return this.run(async () => {
+      const hits = await this.client.zrangebylex(this.k('rep:idx'), `[${prefix}`, `(${prefix}~`, 'LIMIT', 0, limit);
+      if (hits.length === 0) return hits;
+      // Expired score reports whose index entry the sweeper has not dropped yet are not listed.
+      const until = await this.client.zmscore(this.k('rep:exp'), ...hits);
+      const now = this.now();
+      return hits.filter((_, i) => until[i] === null || Number(until[i]) > now);
+    });
+  }
+
+  /** Drop expired score reports' index entries (their keys expire by themselves), at most `limit`. */
+  async sweepReports(limit = 500): Promise<number> {
+    const gone = await this.client.zrangebyscore(this.k('rep:exp'), '-inf', this.now(), 'LIMIT', 0, limit);
+    if (gone.length > 0) {
+      await this.client
+        .multi()
+        .zrem(this.k('rep:idx'), ...gone)
+        .zrem(this.k('rep:exp'), ...gone)
+        .exec();
+    }
+    return gone.length;
   }
 
   appendLeaves(leafHashes: string[]): Promise<number> {
@@ -610,6 +664,7 @@ export class RedisStore implements Store {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     try {
       if (this.client.status === 'ready') await this.client.quit();
       else this.client.disconnect();
