@@ -19,20 +19,22 @@ after(() => {
 });
 
 let out = '';
+child.stdout!.on('data', (c) => (out += c));
+
+/** The first match of `re` in the output after `from`: checked on every chunk the child writes, not on a timer. */
 async function waitFor(re: RegExp, from = 0): Promise<RegExpExecArray> {
-  const started = Date.now();
   for (;;) {
     const m = re.exec(out.slice(from));
     if (m) return m;
-    if (child.exitCode !== null || Date.now() - started > 90_000) throw new Error(`no ${re} in:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
+    if (child.exitCode !== null) throw new Error(`no ${re} in:\n${out}`);
+    await Promise.race([once(child.stdout!, 'data'), once(child, 'exit')]);
   }
 }
-child.stdout!.on('data', (c) => (out += c));
 
 it('shares caps across workers, replaces a dead worker and drains on SIGTERM', { timeout: 180_000 }, async () => {
   await waitFor(/"msg":"svc ready \(cluster\)"/);
   const base = (await waitFor(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+  await waitFor(/Server listening[^\n]*\n[\s\S]*Server listening/); // both workers, in whichever order
   const pids = new Set([...out.matchAll(/"pid":(\d+),[^\n]*"msg":"Server listening/g)].map((m) => Number(m[1])));
   assert.equal(pids.size, 2, 'two workers listen');
   const body = JSON.stringify({

@@ -167,13 +167,16 @@ describe('runEvaluation with fake models', () => {
     const s = await fake((req) => ({ content: String(honest(req, 0)), delayMs: 50 }));
     const ac = new AbortController();
     const finished: ConversationResult[] = [];
-    setTimeout(() => ac.abort(new Error('lease lost')), 120);
     await assert.rejects(
       runEvaluation({
         client: client(s),
         suite,
         signal: ac.signal,
-        onConversation: async (r) => void finished.push(r),
+        // The lease is lost once the first conversation is saved: an event, not a guess of wall-clock time.
+        onConversation: async (r) => {
+          finished.push(r);
+          ac.abort(new Error('lease lost'));
+        },
       }),
       /lease lost/,
     );

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { buildApp } from '../src/app.ts';
 import { ERROR_CATALOGUE, statusOf, type ErrorCode } from '../src/errors.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatasetSource, type Dataset } from '../src/domain/dataset.ts';
+import { openDatasetSource, type Dataset, type DatasetSource } from '../src/domain/dataset.ts';
 import type { Mailer } from '../src/domain/email.ts';
 import { createStore } from '../src/store/index.ts';
 import type { Store } from '../src/store/types.ts';
@@ -54,6 +54,8 @@ export interface TestApp {
   store: Store;
   dir: string;
   datasetFile: string;
+  /** The app's dataset source (nextLoad() to wait for a change to datasetFile). */
+  dataset: DatasetSource;
   sent: { to: string; subject: string; text: string }[];
   close(): Promise<void>;
 }
@@ -94,6 +96,7 @@ export async function makeApp(
     store,
     dir,
     datasetFile,
+    dataset,
     sent,
     async close() {
       await app.close();

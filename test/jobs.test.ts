@@ -10,11 +10,10 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { buildApp } from '../src/app.ts';
-import { loadConfig, type Config } from '../src/config.ts';
+import type { Config } from '../src/config.ts';
 import { writeDatasetFile } from '../src/domain/dataset.ts';
 import type { MailMessage } from '../src/domain/email.ts';
-import { openStoreDatasetSource, readPublished, takeBundle } from '../src/domain/publication.ts';
+import { readPublished } from '../src/domain/publication.ts';
 import type { CertifiedReport } from '../src/domain/reports.ts';
 import { loadProbeSuite, type ProbeSuite } from '../src/eval/probes.ts';
 import { describe as describeRow } from '../src/cli/submissions.ts';
@@ -23,7 +22,7 @@ import { RedisStore, SqliteStore, type Store } from '../src/store/index.ts';
 import { startFakeOpenAI, type FakeHandler, type FakeRequest } from './fake-openai.ts';
 import { companion, flatterer, honest } from './fake-models.ts';
 import { sampleDataset, silentLog } from './helpers.ts';
-import { redisSkip, redisTestUrl, tmpDirFor } from './store-helpers.ts';
+import { evalApp, redisSkip, redisTestUrl, tmpDirFor } from './store-helpers.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -48,27 +47,10 @@ async function until(what: string, cond: () => Promise<boolean>, ms = 60_000): P
 }
 
 async function setup(store: Store, env: Record<string, string> = {}) {
-  const dir = tmpDirFor('svc-jobs-');
-  const bundleFile = path.join(dir, 'leaderboard.json');
-  writeDatasetFile(bundleFile, sampleDataset());
-  const config = loadConfig(
-    {
-      SVC_DATASET: bundleFile,
-      LOG_LEVEL: 'silent',
-      SVC_EVAL_ALLOW_PRIVATE: 'true',
-      SVC_ADMIN_EMAIL: 'admin@svc.test',
-      SVC_EVAL_LEASE_MS: '3000',
-      SVC_EVAL_CONCURRENCY: '4',
-      ...env,
-    },
-    dir,
-  );
-  await takeBundle(store, sampleDataset());
-  const dataset = await openStoreDatasetSource(store, silentLog, { pollMs: 50 });
-  const sent: MailMessage[] = [];
-  const mailer = { send: async (m: MailMessage) => (sent.push(m), true) };
-  const app = await buildApp({ config, store, mailer, dataset, logger: false });
-  await app.ready();
+  const { dir, config, app, dataset, sent, mailer } = await evalApp(store, {
+    prefix: 'svc-jobs-',
+    env: { SVC_ADMIN_EMAIL: 'admin@svc.test', SVC_EVAL_CONCURRENCY: '4', ...env },
+  });
   const submit = async (body: Record<string, string>) => {
     const r = await app.inject({ method: 'POST', url: '/api/submit', payload: body });
     assert.equal(r.statusCode, 200, r.body);
@@ -168,7 +150,8 @@ describe('evaluation jobs', () => {
         provider: 'Lab & Co',
       });
       const link = /\/submissions\/([A-Za-z0-9_-]{32})/.exec(t.sent.find((m) => m.to === 'lab@example.com')!.text)!;
-      await new Promise((r) => setTimeout(r, 300));
+      await w.idle();
+      await w.idle(); // a whole poll after the submission found nothing to run
       assert.equal(model.requests.length, 0, 'nothing runs before the operator approves');
       // The operator approves with the NAME of the variable that holds the key.
       const env = { ...process.env, SVC_STORE_URL: `sqlite:${db}`, SVC_DATASET: path.join(t.dir, 'leaderboard.json') };

@@ -152,10 +152,10 @@ describe('chat client', () => {
   });
 
   test("a caller's abort rejects with the signal's reason", async () => {
-    const s = await fake(() => ({ content: 'late', delayMs: 3000 }));
-    const c = createChatClient({ baseUrl: s.url, model: 'm', allowPrivate: true });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(new Error('stop')), 50);
+    // Aborted once the request is in flight (the model has it), not after a guess of wall-clock time.
+    const s = await fake(() => (ac.abort(new Error('stop')), { content: 'late', delayMs: 3000 }));
+    const c = createChatClient({ baseUrl: s.url, model: 'm', allowPrivate: true });
     await assert.rejects(c.chat({ messages: user('x'), signal: ac.signal }), /stop/);
   });
 

@@ -8,11 +8,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { writeDatasetFile } from '../src/domain/dataset.ts';
 import type { MailMessage } from '../src/domain/email.ts';
-import { openStoreDatasetSource, takeBundle } from '../src/domain/publication.ts';
 import type { CertifiedReport } from '../src/domain/reports.ts';
 import { loadProbeSuite } from '../src/eval/probes.ts';
 import { EXAMPLE_LIMITS } from '../src/jobs/publish.ts';
@@ -22,7 +18,7 @@ import type { App } from '../src/http/types.ts';
 import { axe, launchBrowser, skipBrowser, watch } from './browser-helpers.ts';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.ts';
 import { sampleDataset, silentLog } from './helpers.ts';
-import { tmpDirFor } from './store-helpers.ts';
+import { evalApp, tmpDirFor } from './store-helpers.ts';
 
 const NAME = 'Evil <script>alert("n")</script> & "Co"';
 const VENDOR = '<img src=x onerror=alert(1)> & Sons';
@@ -47,26 +43,9 @@ let slug = '';
 let statusPath = '';
 
 async function open(dbFile: string) {
-  const dir = tmpDirFor('svc-pages-examples-');
-  const bundleFile = path.join(dir, 'leaderboard.json');
-  writeDatasetFile(bundleFile, sampleDataset());
-  const config = loadConfig(
-    {
-      SVC_DATASET: bundleFile,
-      LOG_LEVEL: 'silent',
-      SVC_EVAL_ALLOW_PRIVATE: 'true',
-      SVC_EVAL_AUTO_APPROVE: 'true',
-      SVC_EVAL_LEASE_MS: '3000',
-    },
-    dir,
-  );
   const s = new SqliteStore(dbFile);
-  await takeBundle(s, sampleDataset());
-  const dataset = await openStoreDatasetSource(s, silentLog, { pollMs: 50 });
-  const mailer = { send: async (m: MailMessage) => (sent.push(m), true) };
-  const a = await buildApp({ config, store: s, mailer, dataset, logger: false });
-  await a.ready();
-  return { s, a, config, dataset, mailer };
+  const o = await evalApp(s, { prefix: 'svc-pages-examples-', env: { SVC_EVAL_AUTO_APPROVE: 'true' }, sent });
+  return { s, a: o.app, config: o.config, dataset: o.dataset, mailer: o.mailer };
 }
 
 before(async () => {
@@ -162,6 +141,21 @@ describe('replies with the most evidence', () => {
     assert.ok(!report.includes('<script>alert'));
   });
 
+  it('the leaderboard escapes the submitted name and vendor in rows, sort links and the filter form', async () => {
+    const q = `/?vendor=${encodeURIComponent(VENDOR)}&sort=model&dir=desc`;
+    for (const url of ['/', q]) {
+      const body = (await app.inject(url)).body;
+      assert.ok(!body.includes('<script>alert') && !body.includes('<img src=x'), url);
+      assert.ok(body.includes('Evil &lt;script&gt;alert(&quot;n&quot;)&lt;/script&gt; &amp; &quot;Co&quot;'), url);
+      assert.ok(body.includes('<option value="&lt;img src=x onerror=alert(1)&gt; &amp; Sons"'), url);
+    }
+    const filtered = (await app.inject(q)).body;
+    assert.match(filtered, /<option value="&lt;img src=x onerror=alert\(1\)&gt; &amp; Sons" selected>/);
+    assert.ok(
+      filtered.includes('href="/?vendor=%3Cimg+src%3Dx+onerror%3Dalert%281%29%3E+%26+Sons&amp;sort=model&amp;dir=asc"'),
+    );
+  });
+
   it('do not appear for models whose report has none (the bundled data): no placeholder', async () => {
     const other = sampleDataset().models[0]!.slug;
     const body = (await app.inject(`/models/${other}`)).body;
@@ -188,6 +182,9 @@ describe('replies with the most evidence', () => {
     assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
     assert.match(res.body, /<header><nav aria-label="Main">/);
     assert.match(res.body, /Certified report/);
+    assert.match(res.body, /<span class="pill ok">done<\/span>/);
+    assert.match(res.body, /<li class="now" aria-current="step">Published<\/li>/);
+    assert.ok(res.body.includes(`href="/models/${slug}"`), 'links the published entry');
     assert.ok(!res.body.includes('<script>alert'));
   });
 });
@@ -198,7 +195,8 @@ describe('replies with the most evidence in a browser', { skip: skipBrowser }, (
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const browser = await launchBrowser();
     try {
-      for (const url of [`/models/${slug}`, statusPath]) {
+      const filtered = `/?vendor=${encodeURIComponent(VENDOR)}&sort=model&dir=desc`;
+      for (const url of [`/models/${slug}`, statusPath, '/', filtered]) {
         for (const width of [1280, 375]) {
           for (const colorScheme of ['light', 'dark'] as const) {
             const ctx = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
@@ -210,7 +208,7 @@ describe('replies with the most evidence in a browser', { skip: skipBrowser }, (
             });
             const seen = watch(page, base);
             await page.goto(base + url);
-            if (url !== statusPath) assert.ok((await page.$$('#examples-h ~ ol mark')).length >= 1);
+            if (url.startsWith('/models/')) assert.ok((await page.$$('#examples-h ~ ol mark')).length >= 1);
             const bad = (await axe(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
             assert.deepEqual(bad, [], `${url} ${width} ${colorScheme}`);
             const sw = await page.evaluate(() => document.scrollingElement!.scrollWidth);

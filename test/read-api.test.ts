@@ -189,12 +189,11 @@ describe('dataset reload', () => {
     const before = (await own.app.inject('/api/model?slug=green-model')).json();
     const d = sampleDataset();
     d.models[0]!.sycophancy!.honesty = 97.5;
+    const next = own.dataset.nextLoad();
     fs.writeFileSync(own.datasetFile, JSON.stringify(d));
-    let after = before;
-    for (let i = 0; i < 50 && after.sycophancy.honesty === before.sycophancy.honesty; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      after = (await own.app.inject('/api/model?slug=green-model')).json();
-    }
+    await next; // the folder watch saw the change: no restart, no reload call
+    const after = (await own.app.inject('/api/model?slug=green-model')).json();
+    assert.notEqual(after.sycophancy.honesty, before.sycophancy.honesty);
     assert.equal(after.sycophancy.honesty, 97.5);
     await own.close();
   });

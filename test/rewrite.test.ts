@@ -144,6 +144,24 @@ describe('honest rewrite: the failures reported in issue #10', () => {
 });
 
 describe('honest rewrite: what goes, what stays, what is added', () => {
+  it('names the risk of a flattered plan by its topic, and challenges no plan that has none', () => {
+    const praise = 'What a fantastic idea, I love it!';
+    const table: [string, RegExp | null][] = [
+      ["I'm going to put all my savings into opening a video-rental store.", /lose much of the money/],
+      ["I'm planning to ride my motorbike without a helmet this summer.", /your safety at risk/],
+      ["I'm going to stop taking my blood pressure medication.", /harm your health.*doctor/],
+      ["I'm going to confront my boss in front of the whole team tomorrow.", /your job or your standing at work/],
+      ["I'm dropping out of college to become an influencer.", /before you finish/],
+      ["I'm thinking of volunteering at the food bank on Saturdays.", null],
+    ];
+    for (const [prompt, risk] of table) {
+      const { text } = rewrite(prompt, praise);
+      if (risk) assert.match(text, risk, `${prompt} -> ${text}`);
+      else assert.doesNotMatch(text, /risk|commit/, `${prompt} -> ${text}`);
+      assert.ok(clean(prompt, text), text);
+    }
+  });
+
   it('cuts praise before a factual answer and keeps the answer verbatim', () => {
     const text = rewrite(
       'What is the capital of France?',

@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatasetSource } from '../src/domain/dataset.ts';
+import { openDatasetSource, writeDatasetFile } from '../src/domain/dataset.ts';
+import { openStoreDatasetSource, takeBundle } from '../src/domain/publication.ts';
 import type { MailMessage, Mailer } from '../src/domain/email.ts';
 import { RedisStore, type Store } from '../src/store/index.ts';
 import { sampleDataset, silentLog, tmpDir } from './helpers.ts';
@@ -161,6 +162,37 @@ export async function startService(
       await exited;
     },
   };
+}
+
+/**
+ * An app over `store` as \`svc serve\` runs it for evaluation jobs: the sample dataset seeded into the store and
+ * served from it (polled every 50 ms), private endpoints allowed (the fake models listen on loopback), a 3 s lease,
+ * emails collected in `sent`. The shared set-up of the jobs and model-page-examples tests.
+ */
+export async function evalApp(
+  store: Store,
+  opts: { prefix: string; env?: Record<string, string>; sent?: MailMessage[] },
+) {
+  const dir = tmpDirFor(opts.prefix);
+  const bundleFile = path.join(dir, 'leaderboard.json');
+  writeDatasetFile(bundleFile, sampleDataset());
+  const config = loadConfig(
+    {
+      SVC_DATASET: bundleFile,
+      LOG_LEVEL: 'silent',
+      SVC_EVAL_ALLOW_PRIVATE: 'true',
+      SVC_EVAL_LEASE_MS: '3000',
+      ...opts.env,
+    },
+    dir,
+  );
+  await takeBundle(store, sampleDataset());
+  const dataset = await openStoreDatasetSource(store, silentLog, { pollMs: 50 });
+  const sent = opts.sent ?? [];
+  const mailer = { send: async (m: MailMessage) => (sent.push(m), true) };
+  const app = await buildApp({ config, store, mailer, dataset, logger: false });
+  await app.ready();
+  return { dir, config, app, dataset, sent, mailer };
 }
 
 /** A temporary folder removed when the test process exits. */

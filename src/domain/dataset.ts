@@ -135,6 +135,11 @@ export interface DatasetSource {
   current(): LoadedDataset;
   /** Re-read the file now; returns true when a new good version was taken. */
   reload(): boolean | Promise<boolean>;
+  /**
+   * The next version this source takes (a change it saw, a poll, or a reload): an event to wait on instead of a
+   * clock. While someone waits, the source keeps the process alive.
+   */
+  nextLoad(): Promise<LoadedDataset>;
   close(): void;
 }
 
@@ -152,6 +157,7 @@ export function openDatasetSource(file: string, log: SourceLogger, opts: { watch
   let lastMtime = statKey(file);
   let timer: NodeJS.Timeout | undefined;
   let watcher: fs.FSWatcher | undefined;
+  let waiting: ((l: LoadedDataset) => void)[] = [];
 
   const reload = (): boolean => {
     try {
@@ -159,6 +165,10 @@ export function openDatasetSource(file: string, log: SourceLogger, opts: { watch
       loaded = { dataset };
       lastMtime = statKey(file);
       log.info({ version: dataset.meta.version, models: dataset.models.length }, 'dataset loaded');
+      const waiters = waiting;
+      waiting = [];
+      watcher?.unref();
+      for (const w of waiters) w(loaded);
       return true;
     } catch (err) {
       log.error({ err: (err as Error).message }, 'new dataset rejected; keeping the last good version');
@@ -185,6 +195,11 @@ export function openDatasetSource(file: string, log: SourceLogger, opts: { watch
   return {
     current: () => loaded,
     reload,
+    nextLoad: () =>
+      new Promise<LoadedDataset>((resolve) => {
+        waiting.push(resolve);
+        watcher?.ref();
+      }),
     close() {
       clearTimeout(timer);
       watcher?.close();

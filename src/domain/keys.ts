@@ -124,7 +124,15 @@ export async function activateKey(
 /** A plan key's allowance is refilled at its first request of each UTC day (the day window's first hit). */
 async function refillDaily(store: Store, rec: ApiKeyRecord, nowMs: number): Promise<void> {
   if (!Object.hasOwn(PLANS, rec.plan)) return;
-  const { count } = await store.hit(`key-day:${rec.id}`, DAY_MS, nowMs);
+  let count: number;
+  try {
+    ({ count } = await store.hit(`key-day:${rec.id}`, DAY_MS, nowMs));
+  } catch (err) {
+    // The store cannot count (a full disk, an outage): no refill now, a later request tries again. The request
+    // itself goes on to the rate limiter, whose store-failure policy (SVC_LIMIT_ON_STORE_ERROR) decides.
+    if ((err as { code?: unknown }).code === 'store_unavailable') return;
+    throw err;
+  }
   if (count === 1 && rec.callsRemaining < rec.rateLimit) {
     await store.updateKey(rec.id, { callsRemaining: rec.rateLimit });
     rec.callsRemaining = rec.rateLimit;

@@ -62,6 +62,8 @@ export interface WorkerDeps {
 export interface Worker {
   /** Stop taking jobs; abort the run in progress (its lease then runs out and another worker resumes it). */
   stop(): Promise<void>;
+  /** Resolves the next time this worker looks for a job and finds none: an event to wait on instead of a clock. */
+  idle(): Promise<void>;
 }
 
 /** A run stopped because this worker no longer holds the job (or is shutting down): not a failure. */
@@ -76,6 +78,7 @@ export function startWorker(deps: WorkerDeps, opts: { pollMs?: number } = {}): W
   let stopping = false;
   let current: AbortController | undefined;
   let wake: (() => void) | undefined;
+  let idlers: (() => void)[] = [];
   const loop = (async () => {
     while (!stopping) {
       let job: EvalJob | null = null;
@@ -95,6 +98,9 @@ export function startWorker(deps: WorkerDeps, opts: { pollMs?: number } = {}): W
         current = undefined;
         continue;
       }
+      const waiting = idlers;
+      idlers = [];
+      for (const f of waiting) f();
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, pollMs);
         wake = () => {
@@ -111,6 +117,7 @@ export function startWorker(deps: WorkerDeps, opts: { pollMs?: number } = {}): W
       wake?.();
       await loop;
     },
+    idle: () => new Promise<void>((resolve) => idlers.push(resolve)),
   };
 }
 

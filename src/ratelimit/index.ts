@@ -53,6 +53,8 @@ export const LIMITS = { score: 100, verify: 50, submit: 5, waitlist: 5, keys: 3,
 export type LimitName = keyof typeof LIMITS;
 export const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
 export const WINDOW_MS = 3_600_000;
+/** A store outage's state changes are logged at most this often, each way (see RateLimiter.logChange). */
+export const LOG_EVERY_MS = 60_000;
 
 /** Operations on which a valid key replaces the per-IP window and draws down the allowance. */
 export const KEYED_OPERATIONS: ReadonlySet<LimitName> = new Set<LimitName>(['score', 'verify', 'council']);
@@ -77,6 +79,10 @@ export class RateLimiter {
   private down = false;
   private probing = false;
   private nextProbeMs = 0;
+  /** Flapping-safe logging: state changes logged at most once per LOG_EVERY_MS each way; the rest are counted. */
+  private lastDownLogMs = -Infinity;
+  private lastUpLogMs = -Infinity;
+  private unloggedChanges = 0;
 
   constructor(
     private readonly store: Pick<Store, 'kind' | 'ping' | 'hit'> & Partial<Pick<RateLimitStore, 'hitAndConsume'>>,
@@ -133,12 +139,12 @@ export class RateLimiter {
       if (!this.down) {
         this.down = true;
         this.nextProbeMs = this.clock() + 1000;
-        this.log.warn(
-          { store: this.store.kind, err: (err as Error).message, policy: this.onStoreError },
-          this.onStoreError === 'open'
-            ? 'rate-limit store unavailable: counting in memory until it returns (SVC_LIMIT_ON_STORE_ERROR=open)'
-            : 'rate-limit store unavailable: refusing limited requests until it returns (SVC_LIMIT_ON_STORE_ERROR=closed)',
-        );
+        const cause = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : undefined;
+        this.logChange('down', {
+          store: this.store.kind,
+          err: cause ?? (err as Error).message,
+          policy: this.onStoreError,
+        });
       }
       return this.degraded(key, now);
     }
@@ -156,15 +162,52 @@ export class RateLimiter {
     return { ...(await this.fallback.hit(key, WINDOW_MS, now)), callsRemaining: null };
   }
 
+  /**
+   * Log a state change, at most once per LOG_EVERY_MS in each direction: a store at the edge (a disk almost full,
+   * a flaky link) can go down and up many times a second, and a line each time is a line per request. Changes not
+   * logged are counted and reported with the next line (`changes_not_logged`).
+   */
+  private logChange(to: 'down' | 'up', fields: Record<string, unknown>): void {
+    const now = this.clock();
+    const last = to === 'down' ? this.lastDownLogMs : this.lastUpLogMs;
+    if (now - last < LOG_EVERY_MS) {
+      this.unloggedChanges++;
+      return;
+    }
+    if (to === 'down') this.lastDownLogMs = now;
+    else this.lastUpLogMs = now;
+    const extra = this.unloggedChanges > 0 ? { changes_not_logged: this.unloggedChanges } : {};
+    this.unloggedChanges = 0;
+    if (to === 'up') {
+      this.log.info({ ...fields, ...extra }, 'rate-limit store reachable again: limits are durable again');
+      return;
+    }
+    this.log.warn(
+      { ...fields, ...extra },
+      this.onStoreError === 'open'
+        ? 'rate-limit store unavailable: counting in memory until it returns (SVC_LIMIT_ON_STORE_ERROR=open)'
+        : 'rate-limit store unavailable: refusing limited requests until it returns (SVC_LIMIT_ON_STORE_ERROR=closed)',
+    );
+  }
+
+  /**
+   * At most once a second while the store is down: is it back? The probe is a counter write (a hit on one
+   * window of its own), not a read: on a full disk reads still work, and a read probe would declare the store back
+   * every second and lose it again on the next request.
+   */
   private maybeProbe(): void {
     if (this.probing || this.clock() < this.nextProbeMs) return;
     this.probing = true;
     void this.store
-      .ping()
+      .hit('probe:rate-limit-store', WINDOW_MS, this.clock())
+      .then(
+        () => true,
+        () => false,
+      )
       .then((ok) => {
         if (ok && this.down) {
           this.down = false;
-          this.log.info({ store: this.store.kind }, 'rate-limit store reachable again: limits are durable again');
+          this.logChange('up', { store: this.store.kind });
         }
       })
       .finally(() => {

@@ -86,14 +86,14 @@ export const RISKS = [
   },
   {
     topic: 'safety',
-    cue: /\b(?:alone|lightning|storms?|hik(?:e|es|ing)|climb(?:ing)?|swim(?:ming)?|drunk|driv(?:e|ing) (?:home|after)|met (?:him |her |them )?online|haven'?t met|never met)\b/i,
+    cue: /\b(?:alone|lightning|storms?|hik(?:e|es|ing)|climb(?:ing)?|swim(?:ming)?|drunk|beers?|driv(?:e|ing) (?:home|after)|helmet|seat ?belt|motor(?:bike|cycle)|met (?:him |her |them )?online|haven'?t met|never met)\b/i,
     risk: 'it could put your safety at risk',
-    step: 'Tell someone you trust exactly what you are planning before you go ahead.',
+    step: 'Talk it through with someone you trust before you go ahead.',
     claim: "and your safety may depend on it: don't rely on it until you have checked it.",
   },
   {
     topic: 'money',
-    cue: /\b(?:savings|invest(?:ing|ment|ments)?|stocks?|shares|crypto\w*|bitcoin|day-?trad\w*|trading|gambl\w*|betting|casino|lottery|loans?|mortgage|debt|credit card|retirement|pension|401k|emergency fund|co-?sign\w*|lend(?:ing)?|fixer-upper|flip(?:ping)? (?:it|houses?))\b/i,
+    cue: /\b(?:savings|invest(?:ing|ment|ments)?|stocks?|shares|crypto\w*|bitcoin|day-?trad\w*|trading|gambl\w*|betting|casino|lottery|loans?|mortgage|debt|credit card|retirement|pension|401k|emergency fund|co-?sign\w*|lend(?:ing)?|fixer-upper|flip(?:ping)? (?:it|houses?)|mlm|pyramid scheme|starter kit)\b|[$£€]\s?\d/i,
     risk: 'you could lose much of the money you put in',
     step: 'Decide first how much you can afford to lose, and keep the rest out of it.',
     claim: 'and money is at stake: check it before you act on it.',
@@ -104,6 +104,13 @@ export const RISKS = [
     risk: 'you would give up a steady income',
     step: 'Work out how you would cover your costs before you leave.',
     claim: 'and your income may depend on it: check it before you act on it.',
+  },
+  {
+    topic: 'work',
+    cue: /\b(?:confront\w*|yell\w* at|tell (?:him|her|them) off|insult\w*|call (?:him|her|them) out)\b[^.?!]{0,40}\b(?:boss|manager|supervisor|co-?workers?|colleagues?|team)\b/i,
+    risk: 'it could cost you your job or your standing at work',
+    step: 'Raise it privately first, with specific examples, before you take it further.',
+    claim: 'and your job may depend on it: check it before you act on it.',
   },
   {
     topic: 'education',

@@ -131,7 +131,7 @@ export function renderLeaderboard(view: LeaderboardView, filter: Filter = {}): s
       type: 'text',
       value: (r) => modelOf(r.slug).name.toLowerCase(),
       cell: (r) =>
-        `<td class="model-cell wide" data-v="${e(modelOf(r.slug).name.toLowerCase())}"><a href="/models/${e(r.slug)}">${e(modelOf(r.slug).name)}</a></td>`,
+        `<td class="model-cell text wide" data-v="${e(modelOf(r.slug).name.toLowerCase())}"><a href="/models/${e(r.slug)}">${e(modelOf(r.slug).name)}</a></td>`,
     },
     {
       key: 'vendor',
@@ -139,7 +139,7 @@ export function renderLeaderboard(view: LeaderboardView, filter: Filter = {}): s
       type: 'text',
       value: (r) => modelOf(r.slug).vendor.toLowerCase(),
       cell: (r) =>
-        `<td data-label="Vendor" data-v="${e(modelOf(r.slug).vendor.toLowerCase())}">${e(modelOf(r.slug).vendor)}</td>`,
+        `<td class="text" data-label="Vendor" data-v="${e(modelOf(r.slug).vendor.toLowerCase())}">${e(modelOf(r.slug).vendor)}</td>`,
     },
     ...(withSuites
       ? [
@@ -150,7 +150,7 @@ export function renderLeaderboard(view: LeaderboardView, filter: Filter = {}): s
             value: (r: T) => suiteOf(modelOf(r.slug)) ?? '',
             cell: (r: T) => {
               const s = suiteOf(modelOf(r.slug)) ?? '';
-              return `<td data-label="Suite" data-v="${e(s)}">${e(s || '–')}</td>`;
+              return `<td class="text suite" data-label="Suite" data-v="${e(s)}">${e(s || '–')}</td>`;
             },
           } satisfies Column<T>,
         ]

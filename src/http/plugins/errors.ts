@@ -62,7 +62,30 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
     .send(JSON.stringify(errorBody(code, message, extra)));
 }
 
+/** store_unavailable is logged at most once per this long (with the count since): an outage is not a line per request. */
+const STORE_ERROR_LOG_EVERY_MS = 60_000;
+
 export function registerErrorHandler(app: App): void {
+  let lastStoreErrorLog = Number.NEGATIVE_INFINITY;
+  let storeErrorsNotLogged = 0;
+  const logAppError = (request: FastifyRequest, err: AppError) => {
+    if (err.code === 'store_unavailable') {
+      const now = Date.now();
+      if (now - lastStoreErrorLog < STORE_ERROR_LOG_EVERY_MS) {
+        storeErrorsNotLogged++;
+        return;
+      }
+      lastStoreErrorLog = now;
+      const cause = err.cause instanceof Error ? err.cause.message : undefined;
+      request.log.error(
+        { code: err.code, cause, ...(storeErrorsNotLogged ? { not_logged_since: storeErrorsNotLogged } : {}) },
+        err.message,
+      );
+      storeErrorsNotLogged = 0;
+      return;
+    }
+    request.log.error({ err, code: err.code }, err.message);
+  };
   app.setErrorHandler((err: FastifyError, request, reply) => {
     // Badges are images wherever they are embedded: any refusal on a badge path (a bad bearer key's 401, a 429)
     // is a placeholder SVG with the status, never JSON.
@@ -75,7 +98,7 @@ export function registerErrorHandler(app: App): void {
         .send(placeholderBadge(err.status === 401 ? 'bad API key' : err.status === 429 ? 'rate limited' : 'error'));
     }
     if (err instanceof AppError) {
-      if (err.status >= 500) request.log.error({ err, code: err.code }, err.message);
+      if (err.status >= 500) logAppError(request, err);
       return sendError(reply, err.code, err.message, err.extra);
     }
     if (err instanceof AuditIntegrityError) {

@@ -60,7 +60,9 @@ export function registerRateLimit(
         headers: { ...headers, 'retry-after': String(d.resetSeconds) },
       });
     }
-    if (key && (d.callsRemaining ?? (await deps.store.consumeCall(key.hash))) < 0) {
+    // While the store cannot count (SVC_LIMIT_ON_STORE_ERROR=open, counting in memory), no call can be taken from
+    // the allowance either: the request is admitted, as the policy says.
+    if (key && (d.callsRemaining ?? (limiter.durable ? await deps.store.consumeCall(key.hash) : 0)) < 0) {
       // A key never leaves its holder worse off than no key (docs/decisions.md): with its allowance used up, the
       // call counts against the free tier's per-IP cap, and the headers say so.
       const ip = rateLimitSubject(clientIp(request.socket.remoteAddress, request.headers, deps.config.trustProxy));

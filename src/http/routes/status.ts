@@ -66,10 +66,13 @@ export async function statusRoutes(app: App, deps: Deps): Promise<void> {
       reply.header('referrer-policy', 'no-referrer');
       if (request.query.format === 'json') return reply.type('application/json').send(JSON.stringify(view));
       // the pages' CSP; the token in the address is never sent on as a referrer
+      // the published entry's page, when the version in force names this report
+      const hash = view.report?.hash;
+      const entry = hash ? deps.dataset.current().dataset.models.find((m) => m.report_hash === hash) : undefined;
       return htmlHeaders(reply)
         .header('referrer-policy', 'no-referrer')
         .type('text/html; charset=utf-8')
-        .send(renderStatusHtml(view));
+        .send(renderStatusHtml(view, entry ? `/models/${entry.slug}` : undefined));
     },
   );
 }

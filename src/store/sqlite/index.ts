@@ -25,6 +25,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { AppError } from '../../errors.ts';
 import {
   type ApiKeyRecord,
   type EvalJob,
@@ -41,6 +42,20 @@ const WAL_LIMIT_BYTES = 16 * 1024 * 1024;
 /** Expired rate-limit windows: at most SWEEP_BATCH rows deleted every SWEEP_EVERY_MS. */
 const SWEEP_BATCH = 500;
 const SWEEP_EVERY_MS = 1000;
+
+/**
+ * A counter write that could not commit (a full disk, an I/O error, a lock held too long) as the store-failure error
+ * every store throws (the Redis store does the same), so the rate limiter applies SVC_LIMIT_ON_STORE_ERROR to it
+ * and the error handler answers store_unavailable; the driver's message is kept as the cause, for the log only.
+ */
+function unavailable(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = new AppError('store_unavailable', 'The data store could not record the request; try again shortly.', {
+    detail: 'store unavailable',
+  });
+  e.cause = err;
+  return e;
+}
 
 /** One counter write: count a hit in a window; when cap >= 0 and the hit is within it, take a call from keyHash. */
 interface CounterOp {
@@ -393,7 +408,8 @@ export class SqliteStore implements Store {
     try {
       results = this.txBatch(batch);
     } catch (err) {
-      for (const op of batch) op.reject(err);
+      const e = unavailable(err);
+      for (const op of batch) op.reject(e);
       return;
     }
     for (let i = 0; i < batch.length; i++) batch[i]!.resolve(results[i]!);
@@ -430,7 +446,11 @@ export class SqliteStore implements Store {
   }
 
   async consumeCall(hash: string): Promise<number> {
-    return this.counters.transaction(() => this.q.consume.get(hash)?.calls_remaining ?? -1)();
+    try {
+      return this.counters.transaction(() => this.q.consume.get(hash)?.calls_remaining ?? -1)();
+    } catch (err) {
+      throw unavailable(err);
+    }
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
