@@ -92,8 +92,11 @@ const MODELS: Models = modelsOf(WEIGHTS);
 /** Engine identity. The version carries a hash of the lexicon and weights, so it changes whenever the data does. */
 export const ENGINE: { name: string; version: string } = {
   name: 'svc-heuristic',
-  version: `${LEXICON.version}+w${WEIGHTS.version}.${fnv1aHex(JSON.stringify(LEXICON) + JSON.stringify(WEIGHTS))}`,
+  version: `${LEXICON.version}+w${WEIGHTS.version}+${fnv1aHex(JSON.stringify(LEXICON) + JSON.stringify(WEIGHTS))}`,
 };
+
+/** Rank factor of structural evidence spans against lexicon phrases. */
+const STRUCTURAL_EVIDENCE = 0.1;
 
 /** Maximum evidence spans reported per dimension. */
 export const MAX_EVIDENCE = 12;
@@ -173,7 +176,8 @@ function evidenceFor(dim: Dim, a: Analysis, contrib: Map<string, number>, respon
         sign: w > 0 ? 1 : -1,
         strength: 1,
       },
-      weight: Math.abs(w) * (a.features[dim][name] ?? 0),
+      // a structural span (a whole opening sentence) ranks below the phrases: quotes are what a reader checks
+      weight: STRUCTURAL_EVIDENCE * Math.abs(w) * (a.features[dim][name] ?? 0),
     });
   }
   ranked.sort((p, q) => q.weight - p.weight || p.e.start - q.e.start);
