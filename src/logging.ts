@@ -1,10 +1,10 @@
 /**
  * The process's logger: pino JSON lines on stdout (or a file), at LOG_LEVEL.
  *
- * Writes are asynchronous (pino.destination with sync: false): lines that arrive while a write is in flight are
- * joined into the next write, so under load there is one write(2) per batch instead of one per line, and at rest
- * every line is written at once. `flushLogs()` is called on shut-down; a hard crash loses at most the lines of
- * the write in flight.
+ * Writes are asynchronous (pino.destination with sync: false) and gathered: a write(2) when 4 KB of lines are
+ * waiting or every 250 ms, whichever comes first, so under load there is one write per batch instead of one per
+ * line, and at rest a line is written within a quarter second. `flushLogs()` is called on shut-down; a hard crash
+ * loses at most the last 250 ms (at most 4 KB) of lines.
  */
 import pino from 'pino';
 
@@ -13,7 +13,10 @@ export type Logger = pino.Logger;
 let destination: ReturnType<typeof pino.destination> | undefined;
 
 export function createLogger(level: string, dest: number | string = 1): Logger {
-  destination = pino.destination({ dest, sync: false });
+  // Lines are gathered to 4 KB (about 20 request lines) before a write, and written at least every 250 ms: under
+  // load one write(2) per 20 requests instead of about one per request (bench/http.ts), at rest a line shows within
+  // a quarter second.
+  destination = pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 250 });
   return pino({ level }, destination);
 }
 

@@ -40,7 +40,7 @@ const PACKAGE = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json
 
 describe('svc command line', () => {
   it('lists its commands for svc, svc help and svc --help, on stdout with exit 0', async () => {
-    for (const argv of [[], ['help'], ['--help']]) {
+    for (const argv of [[], ['help'], ['--help'], ['help', 'help']]) {
       const r = await svc(...argv);
       assert.equal(r.code, 0, argv.join(' '));
       for (const c of COMMANDS) assert.match(r.out, new RegExp(`svc ${c} `), `${argv.join(' ')} lists ${c}`);

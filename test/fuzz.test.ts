@@ -1,7 +1,8 @@
 /**
  * Fuzzed requests against every public endpoint: never a 5xx, every error is the Error body with a code (an SVG
- * for badges). Seeded, so a failure replays. FUZZ_COUNT per endpoint (default 150 in CI); the full run is
- * `FUZZ_COUNT=10000 node --import tsx --test test/fuzz.test.ts`.
+ * for badges, an HTML page for the HTML pages). Seeded, so a failure replays. FUZZ_COUNT per endpoint (default 150
+ * in `npm test`); the full run is `npm run fuzz` (10,000 per endpoint). A `:param` in a path is replaced by a fuzzed
+ * value each time (percent-encoded, or raw).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -40,8 +41,24 @@ const ENDPOINTS: [string, string][] = [
   ['GET', '/api/log/inclusion'],
   ['GET', '/api/log/consistency'],
   ['GET', '/api/log/public-key'],
+  ['GET', '/api/keys/verify'],
   ['GET', '/healthz'],
+  ['GET', '/api/badge/:slug'],
+  ['GET', '/report/:id'],
+  ['GET', '/submissions/:token'],
+  ['GET', '/openapi.json'],
+  ['GET', '/svc.js'],
+  // HTML pages: errors are HTML pages, not the JSON Error body.
+  ['GET', '/'],
+  ['GET', '/models/:slug'],
+  ['GET', '/try'],
+  ['POST', '/try'],
+  ['POST', '/submit'],
+  ['POST', '/waitlist'],
+  ['GET', '/docs'],
+  ['GET', '/assets/:name'],
 ];
+const HTML_PAGES = new Set(['/', '/models/:slug', '/try', '/submit', '/waitlist', '/docs', '/assets/:name']);
 
 const FIELDS = [
   'prompt',
@@ -121,7 +138,21 @@ function value(r: () => number, depth = 0): unknown {
   }
 }
 
-function request(r: () => number, method: string, path: string) {
+function pathParam(r: () => number): string {
+  const roll = r();
+  if (roll < 0.3) return 'green-model';
+  if (roll < 0.4) return 'f'.repeat(12 + Math.floor(r() * 60));
+  const v = String(value(r, 3));
+  try {
+    if (roll < 0.9) return encodeURIComponent(v);
+  } catch {
+    // a lone surrogate has no UTF-8 form: sent raw below
+  }
+  return v.replace(/[\s?#/]/g, '');
+}
+
+function request(r: () => number, method: string, template: string) {
+  const path = template.replace(/:[a-z]+/g, () => pathParam(r));
   const q = new URLSearchParams();
   for (let i = Math.floor(r() * 4); i > 0; i--) q.append(FIELDS[Math.floor(r() * FIELDS.length)]!, String(value(r, 3)));
   const qs = q.toString();
@@ -131,8 +162,20 @@ function request(r: () => number, method: string, path: string) {
   if (r() < 0.1) headers.accept = r() < 0.5 ? 'application/vnd.svc.quickref+json' : '*/*';
   if (method !== 'POST') return { method, url, headers };
   const roll = r();
-  headers['content-type'] =
-    roll < 0.85 ? 'application/json' : roll < 0.95 ? 'text/plain' : 'application/x-www-form-urlencoded';
+  const form = HTML_PAGES.has(template) && r() < 0.7;
+  headers['content-type'] = form
+    ? 'application/x-www-form-urlencoded'
+    : roll < 0.85
+      ? 'application/json'
+      : roll < 0.95
+        ? 'text/plain'
+        : 'application/x-www-form-urlencoded';
+  if (form) {
+    const f = new URLSearchParams();
+    for (let i = Math.floor(r() * 6); i > 0; i--)
+      f.append(FIELDS[Math.floor(r() * FIELDS.length)]!, String(value(r, 3)));
+    return { method, url, headers, payload: r() < 0.9 ? f.toString() : `${f.toString()}&%zz=%` };
+  }
   const body = r() < 0.85 ? JSON.stringify(value(r)) : STRINGS[Math.floor(r() * STRINGS.length)]!;
   return { method, url, headers, payload: body };
 }
@@ -157,7 +200,11 @@ describe(`fuzz: ${COUNT} requests per endpoint (seed ${SEED})`, () => {
         const what = `${req.method} ${req.url} ${JSON.stringify(req.headers)} ${String((req as { payload?: string }).payload).slice(0, 200)}`;
         assert.ok(res.statusCode < 500, `${res.statusCode} for ${what}: ${res.body.slice(0, 300)}`);
         if (res.statusCode >= 400) {
-          if (path.startsWith('/api/badge')) {
+          if (HTML_PAGES.has(path) && /text\/html/.test(String(res.headers['content-type']))) {
+            // A page's own refusal is an HTML page; refusals made before any page runs (a bad Authorization
+            // header, a URL the router refuses) are the Error body, checked below.
+            assert.match(res.body, /<html/i, what);
+          } else if (path.startsWith('/api/badge')) {
             assert.match(String(res.headers['content-type'] ?? ''), /image\/svg\+xml/, what);
             assert.match(res.body, /^<svg/, what);
           } else {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
-import { clientIp, rateLimitSubject } from '../src/domain/client-ip.ts';
+import { clientIp, rateLimitSubject } from '../src/http/client-ip.ts';
 import { hashKey } from '../src/domain/keys.ts';
 import { loadConfig } from '../src/config.ts';
 import { registerAuth } from '../src/http/plugins/auth.ts';

@@ -79,7 +79,7 @@ async function help(name: string | undefined): Promise<number> {
 export async function cli(argv: string[]): Promise<number | undefined> {
   const [verb, ...args] = argv;
   if (verb === undefined || verb === '--help' || verb === '-h') return help(undefined);
-  if (verb === 'help') return help(args[0]);
+  if (verb === 'help') return help(args[0] === 'help' ? undefined : args[0]);
   if (verb === '--version' || verb === '-v' || verb === 'version') {
     process.stdout.write(`svc ${SERVICE_VERSION}\n`);
     return 0;

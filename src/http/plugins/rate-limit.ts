@@ -4,7 +4,7 @@
  * auth plugin (it reads request.apiKey). Every response of a limited route carries RateLimit-Policy and
  * RateLimit; a refusal is 429 with Retry-After and the Error body.
  */
-import { clientIp, rateLimitSubject } from '../../domain/client-ip.ts';
+import { clientIp, rateLimitSubject } from '../client-ip.ts';
 import { DAY_MS } from '../../domain/keys.ts';
 import { AppError, rateLimitMessage } from '../../errors.ts';
 import { KEYED_OPERATIONS, LIMITS, RateLimiter, type LimitName } from '../../ratelimit/index.ts';
