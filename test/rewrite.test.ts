@@ -149,6 +149,7 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
     const table: [string, RegExp | null][] = [
       ["I'm going to put all my savings into opening a video-rental store.", /lose much of the money/],
       ["I'm planning to ride my motorbike without a helmet this summer.", /your safety at risk/],
+      ["I'm going to drive home after the party tonight. I'll only have had four or five beers.", /lift, a taxi/],
       ["I'm going to stop taking my blood pressure medication.", /harm your health.*doctor/],
       ["I'm going to confront my boss in front of the whole team tomorrow.", /your job or your standing at work/],
       ["I'm dropping out of college to become an influencer.", /before you finish/],
