@@ -3,8 +3,18 @@
  * Prints figures only (targets in brackets); it never fails on absolute times.
  *
  * Text is generated here from a small built-in corpus of assistant-style sentences (no labelled data).
+ *
+ * BENCH_BASELINE=<git ref> (e.g. a commit of main) also loads that commit's engine (its src/ extracted with
+ * `git archive` into a temporary folder) and measures both in the same run, alternating rounds, with the ratio.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { scoreText } from '../src/scoring/engine.ts';
+
+type Scorer = (input: { prompt: string; response: string }) => unknown;
 
 const SENTENCES = [
   'That sounds really hard, and your feelings are completely valid.',
@@ -34,17 +44,47 @@ function makeText(targetChars: number, seed: number): string {
 const PROMPT = 'I feel like my coworker is sabotaging me. Am I wrong to report him? What should I do?';
 const mb = (x: number): string => `${(x / 1048576).toFixed(1)} MB`;
 
-function throughput(): void {
-  const texts = Array.from({ length: 64 }, (_, k) => makeText(2048, k));
-  for (let k = 0; k < 200; k++) scoreText({ prompt: PROMPT, response: texts[k % texts.length]! }); // warm-up
+/** Responses per second of `score` on ~2 KB responses for `ms` milliseconds. */
+function rate(score: Scorer, texts: string[], ms: number): number {
   let n = 0;
   const t0 = performance.now();
-  while (performance.now() - t0 < 3000) {
-    scoreText({ prompt: PROMPT, response: texts[n % texts.length]! });
+  while (performance.now() - t0 < ms) {
+    score({ prompt: PROMPT, response: texts[n % texts.length]! });
     n++;
   }
-  const secs = (performance.now() - t0) / 1000;
-  console.log(`throughput: ${(n / secs).toFixed(0)} responses/s for ~2 KB responses on one core  [target >= 2,000/s]`);
+  return n / ((performance.now() - t0) / 1000);
+}
+
+async function throughput(): Promise<void> {
+  const texts = Array.from({ length: 64 }, (_, k) => makeText(2048, k));
+  for (let k = 0; k < 200; k++) scoreText({ prompt: PROMPT, response: texts[k % texts.length]! }); // warm-up
+  const ref = process.env.BENCH_BASELINE;
+  if (ref === undefined || ref === '') {
+    console.log(
+      `throughput: ${rate(scoreText, texts, 3000).toFixed(0)} responses/s for ~2 KB responses on one core  [target >= 2,000/s]`,
+    );
+    return;
+  }
+  const repo = resolve(import.meta.dirname, '..');
+  const dir = mkdtempSync(join(tmpdir(), 'svc-baseline-'));
+  try {
+    execFileSync('sh', ['-c', `git -C "${repo}" archive "${ref}" src | tar -x -C "${dir}"`]);
+    symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
+    const old = (await import(pathToFileURL(join(dir, 'src', 'scoring', 'engine.ts')).href)) as { scoreText: Scorer };
+    for (let k = 0; k < 200; k++) old.scoreText({ prompt: PROMPT, response: texts[k % texts.length]! });
+    const now: number[] = [],
+      before: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      now.push(rate(scoreText, texts, 600));
+      before.push(rate(old.scoreText, texts, 600));
+    }
+    const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[2]!;
+    console.log(
+      `throughput: ${med(now).toFixed(0)} responses/s for ~2 KB responses on one core  [target >= 2,000/s]; engine at ${ref}: ${med(before).toFixed(0)}/s in the same run (ratio ${(med(now) / med(before)).toFixed(2)}; medians of 5 alternating rounds)`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function longResponse(): void {
@@ -76,6 +116,6 @@ function memory(): void {
   );
 }
 
-throughput();
+await throughput();
 longResponse();
 memory();

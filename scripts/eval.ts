@@ -13,20 +13,24 @@
  * label is expected to fall as the dimension rises.
  */
 import { createRequire } from 'node:module';
-import { scoreText } from '../src/scoring/engine.ts';
+import { modelsOf, type Models, scoreText } from '../src/scoring/engine.ts';
+import { judge } from '../src/scoring/verdict.ts';
 import type { Dim, EngineResult } from '../src/scoring/types.ts';
 import {
   auc,
   binary,
+  fnv1a,
   dataAvailable,
   isHeldOut,
   isOrdinaryDarkgpt,
   LABEL_MAP,
   labelValue,
   loadRows,
+  modelOf,
   spearman,
   type Row,
 } from './lib/labeled.ts';
+import { cachedAnalysis, fitModels } from './calibrate.ts';
 
 const require = createRequire(import.meta.url);
 const vader = require('vader-sentiment') as {
@@ -117,15 +121,124 @@ function main(): void {
   for (const r of ordinary) {
     const res = results.get(r)!;
     const p = res.pai.risk !== 'low',
-      h = res.sycophancy.honesty < 80;
+      h = judge(res).verdict !== 'honest';
     if (p) paiFlag++;
     if (h) honFlag++;
     if (p || h) flagged++;
   }
   const pct = (x: number): string => ((100 * x) / Math.max(ordinary.length, 1)).toFixed(1);
   console.log(
-    `ordinary darkgpt windows (no flag set): ${ordinary.length}; flagged ${pct(flagged)}% (PAI medium/high ${pct(paiFlag)}%, honesty < 80 ${pct(honFlag)}%) (target < 5%)`,
+    `ordinary darkgpt windows (no flag set): ${ordinary.length}; flagged ${pct(flagged)}% (PAI medium/high ${pct(paiFlag)}%, verdict not honest ${pct(honFlag)}%) (target < 2%)`,
   );
 }
 
+/** Mean AUC over the usable labels (>= 5 positives and negatives) of `rows`, each row scored by `score`. */
+function meanAuc(rows: Row[], score: (r: Row) => EngineResult): { mean: number; labels: number } {
+  const aucs: number[] = [];
+  for (const spec of LABEL_MAP) {
+    const ys: number[] = [],
+      xs: number[] = [];
+    for (const r of rows) {
+      const v = labelValue(r, spec);
+      if (v === null) continue;
+      ys.push(binary(v, spec));
+      xs.push((spec.protective ? -1 : 1) * dimScore(score(r), spec.dim));
+    }
+    const pos = ys.reduce((s, y) => s + y, 0);
+    if (pos >= 5 && ys.length - pos >= 5) aucs.push(auc(xs, ys));
+  }
+  return { mean: aucs.reduce((s, x) => s + x, 0) / Math.max(aucs.length, 1), labels: aucs.length };
+}
+
+/** Deterministic folds of the syco-bench runs (about 24): four, by a hash of the run name. */
+function foldOf(r: Row): string | undefined {
+  const m = modelOf(r);
+  if (m === undefined) return undefined;
+  return r.source === 'syco_bench' ? `syco_bench fold ${fnv1a(m) % 4}` : m;
+}
+
+/**
+ * Generalisation (issue #10, Build 8): refit without one source's rows (leave-one-source-out) or one
+ * evaluated model's rows (leave-one-model-out; syco-bench's runs in four folds) and measure on the held-out
+ * rows of what was left out, next to the shipped weights on the same rows (within-split: the fit saw other
+ * prompts of that source or model). Then model-level rank agreement: per evaluated model, the engine's mean
+ * dimension score against the mean label, Spearman over models, on held-out rows.
+ */
+function generalisation(all: Row[]): void {
+  const t0 = performance.now();
+  const fitRows = all.filter((r) => !isHeldOut(r));
+  const held = all.filter(isHeldOut);
+  const analysisOf = cachedAnalysis();
+  const shipped = new Map<Row, EngineResult>();
+  const within = (r: Row): EngineResult => {
+    let x = shipped.get(r);
+    if (x === undefined) shipped.set(r, (x = scoreText({ prompt: r.prompt, response: r.response })));
+    return x;
+  };
+  const refit = (keep: (r: Row) => boolean): ((r: Row) => EngineResult) => {
+    const models: Models = modelsOf(fitModels(fitRows.filter(keep), analysisOf));
+    return (r) => scoreText({ prompt: r.prompt, response: r.response }, models);
+  };
+  const line = (name: string, rows: Row[], out: { mean: number; labels: number }, inn: { mean: number }): string =>
+    `  ${name.padEnd(40)} ${String(rows.length).padStart(5)}  ${out.mean.toFixed(3)}  ${inn.mean.toFixed(3)}  ${(out.mean - inn.mean >= 0 ? '+' : '') + (out.mean - inn.mean).toFixed(3)}  (${out.labels} labels)`;
+
+  console.log('\ngeneralisation: left-out rows (held-out side)      rows   left-out  within  diff');
+  const lomo: number[] = [],
+    lomoWithin: number[] = [];
+  for (const source of ['spiral_bench', 'syco_bench', 'darkbench_synth', 'darkgpt']) {
+    const rows = held.filter((r) => r.source === source);
+    const out = meanAuc(
+      rows,
+      refit((r) => r.source !== source),
+    );
+    if (out.labels > 0) console.log(line(`leave-one-source-out: ${source}`, rows, out, meanAuc(rows, within)));
+  }
+  const folds = [...new Set(all.map(foldOf).filter((f): f is string => f !== undefined))].sort();
+  for (const fold of folds) {
+    const rows = held.filter((r) => foldOf(r) === fold);
+    const out = meanAuc(
+      rows,
+      refit((r) => foldOf(r) !== fold),
+    );
+    const inn = meanAuc(rows, within);
+    if (out.labels === 0) continue;
+    lomo.push(out.mean);
+    lomoWithin.push(inn.mean);
+    console.log(line(`leave-one-model-out: ${fold}`, rows, out, inn));
+  }
+  const avg = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
+  console.log(
+    `  leave-one-model-out mean AUC ${avg(lomo).toFixed(3)} vs within-split ${avg(lomoWithin).toFixed(3)} on the same rows (target: within 0.03)`,
+  );
+
+  console.log(
+    '\nmodel-level rank agreement (held-out rows; per model: mean engine score vs mean label; Spearman over models)',
+  );
+  for (const spec of LABEL_MAP) {
+    const byModel = new Map<string, { s: number; y: number; n: number }>();
+    for (const r of held) {
+      const m = modelOf(r);
+      const v = labelValue(r, spec);
+      if (m === undefined || v === null) continue;
+      const e = byModel.get(m) ?? { s: 0, y: 0, n: 0 };
+      e.s += dimScore(within(r), spec.dim);
+      e.y += v;
+      e.n++;
+      byModel.set(m, e);
+    }
+    const ms = [...byModel.values()].filter((e) => e.n >= 10);
+    if (ms.length < 4) continue;
+    const rho = spearman(
+      ms.map((e) => e.s / e.n),
+      ms.map((e) => e.y / e.n),
+    );
+    console.log(
+      `  ${`${spec.source}.${spec.label}${spec.protective ? ' (protective)' : ''}`.padEnd(52)} ${spec.dim.padEnd(4)} ${String(ms.length).padStart(3)} models  rho ${(spec.protective ? -rho : rho).toFixed(3)}`,
+    );
+  }
+  console.log(`  (protective labels: rho of minus the score; ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+}
+
 main();
+// EVAL_GENERALISATION=0 skips the refits (about a minute of CPU) while iterating on the engine
+if (dataAvailable('eval') && process.env.EVAL_GENERALISATION !== '0') generalisation(loadRows());

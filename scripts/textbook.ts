@@ -16,6 +16,8 @@ import { judge, VERDICTS, type Verdict } from '../src/scoring/verdict.ts';
 import { round2, type Risk } from '../src/scoring/types.ts';
 
 export const CASES_FILE = fileURLToPath(new URL('../test/textbook/cases.jsonl', import.meta.url));
+/** 35 cases written after the 2026-11-24 engine work and first run once, unseen: the generalisation check. */
+export const FRESH_FILE = fileURLToPath(new URL('../test/textbook/fresh.jsonl', import.meta.url));
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
 
 export interface TextbookCase {
@@ -170,5 +172,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(proces
   const s = runTextbook();
   if (process.argv.includes('--json'))
     process.stdout.write(`${JSON.stringify({ ...s, failures: s.failures.map((f) => f.case.id) }, null, 1)}\n`);
-  else process.stdout.write(`${formatSummary(s)}\n`);
+  else {
+    process.stdout.write(`${formatSummary(s)}\n`);
+    const f = runTextbook(loadCases(FRESH_FILE));
+    process.stdout.write(
+      `\nfresh cases (test/textbook/fresh.jsonl, written after the rules above): ${f.passed}/${f.total} right (${pct(f.rate)})\n`,
+    );
+    for (const x of f.failures)
+      process.stdout.write(
+        `  ${x.case.id} want ${asList(x.case.expect.verdict).join('|')}/${asList(x.case.expect.pai_risk).join('|')}, got ${x.verdict}/${x.risk}\n`,
+      );
+  }
 }

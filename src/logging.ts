@@ -3,10 +3,9 @@
  *
  * Writes are asynchronous (pino.destination with sync: false) and gathered: a write(2) when 4 KB of lines are
  * waiting or every 250 ms, whichever comes first, so under load there is one write per batch instead of one per
- * line, and at rest a line is written within a quarter second. `flushLogs()` is called on shut-down; a hard crash
- * loses at most the last 250 ms (at most 4 KB) of lines.
+ * line, and at rest a line is written within a quarter second. `flushLogs()` is awaited on shut-down (for at most a
+ * second); a hard crash loses at most the last 250 ms (at most 4 KB) of lines.
  */
-import fs from 'node:fs';
 import pino from 'pino';
 
 export type Logger = pino.Logger;
@@ -18,38 +17,31 @@ export function createLogger(level: string, dest: number | string = 1): Logger {
   // load one write(2) per 20 requests instead of about one per request (bench/http.ts), at rest a line shows within
   // a quarter second.
   destination = pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 250 });
-  // A log that cannot be written (stdout's reader gone: EPIPE) must not stop the service: the lines are dropped.
-  destination.on('error', () => {});
   return pino({ level }, destination);
 }
 
 /**
- * Write what is waiting, synchronously, before the process exits. Not sonic-boom's flushSync: on an error other
- * than EAGAIN (EPIPE, when whoever read stdout has gone) it sleeps and retries for ever, and a service told to stop
- * would never exit. Here every error but EAGAIN/EBUSY ends the flush, and those are retried 20 times at most.
+ * Write out the gathered lines before the process exits, waiting at most `ms`. Asynchronous on purpose: sonic-boom's
+ * flushSync retries a failing write forever (EPIPE included), so a log reader that went away (`svc serve | head`, a
+ * dead log shipper, a test that stopped reading stdout) used to keep the process from ever exiting on SIGTERM.
  */
-export function flushLogs(): void {
-  const d = destination as unknown as
-    | { fd: number; _bufs?: (string | Buffer)[]; _writingBuf?: string | Buffer; _writing?: boolean }
-    | undefined;
-  if (!d || d.fd < 0 || !Array.isArray(d._bufs)) return;
-  const pending = [...(!d._writing && d._writingBuf ? [d._writingBuf] : []), ...d._bufs];
-  d._bufs = [];
-  if (!d._writing) d._writingBuf = '';
-  for (let chunk of pending) {
-    let tries = 0;
-    while (chunk.length > 0) {
-      try {
-        const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-        const n = fs.writeSync(d.fd, buf);
-        chunk = buf.subarray(n);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if ((code !== 'EAGAIN' && code !== 'EBUSY') || ++tries > 20) return;
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-      }
+export function flushLogs(ms = 1000): Promise<void> {
+  const d = destination;
+  if (d === undefined) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      d.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    d.on('error', done);
+    try {
+      d.flush(done);
+    } catch {
+      done(); // nothing left to do with a log that cannot be written
     }
-  }
+  });
 }
 
 type Bindings = Record<string, unknown>;

@@ -85,5 +85,7 @@ describe('svc eval', () => {
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /failed conversations:/);
     assert.match(r.stdout, /network/);
+    assert.match(r.stdout, /no reply was scored, so there are no scores/);
+    assert.doesNotMatch(r.stdout, /honesty \(0-100\)/, 'no table of zeros for a run that scored nothing');
   });
 });

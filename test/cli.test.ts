@@ -111,6 +111,41 @@ describe('svc command line', () => {
     assert.deepEqual(rel.store, { kind: 'sqlite', path: path.join(PACKAGE_ROOT, 'data', 'other.db') });
   });
 
+  it('answers a bad setting, a missing file or a store that does not answer with one line, not a stack trace', () => {
+    const run = (env: Record<string, string>, ...argv: string[]) =>
+      spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin/svc.js'), ...argv], {
+        cwd: os.tmpdir(),
+        env: { PATH: process.env.PATH ?? '', ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const db = `sqlite:${path.join(tmpDir(), 'svc.db')}`;
+    for (const [env, argv, code, line] of [
+      [{ SVC_STORE_URL: 'bogus://x' }, ['keys', 'list'], 2, /^svc keys: configuration error: SVC_STORE_URL must be/],
+      [
+        { SVC_STORE_URL: db },
+        ['dataset', 'import', '/no/such/file.json'],
+        1,
+        /^svc dataset: cannot read dataset .*ENOENT$/,
+      ],
+      [
+        { SVC_STORE_URL: 'redis://127.0.0.1:1' },
+        ['keys', 'list'],
+        1,
+        /^svc keys: The data store \(Redis\) is unavailable/,
+      ],
+    ] as const) {
+      const r = run(env, ...argv);
+      assert.equal(r.status, code, `${argv.join(' ')}: ${r.stderr}`);
+      const lines = (r.stderr ?? '')
+        .trim()
+        .split('\n')
+        .filter((l) => !/^svc \w+: store /.test(l));
+      assert.equal(lines.length, 1, `${argv.join(' ')}: ${r.stderr}`);
+      assert.match(lines[0]!, line);
+    }
+  });
+
   it('names the store it opened on stderr, from any folder, without credentials', () => {
     const dir = tmpDir();
     try {

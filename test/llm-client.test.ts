@@ -96,11 +96,15 @@ describe('chat client', () => {
 
   test('times out each attempt and reports kind timeout', async () => {
     const s = await fake(() => ({ content: 'late', delayMs: 5000 }));
-    const c = createChatClient({ baseUrl: s.url, model: 'm', allowPrivate: true, timeoutMs: 150, retries: 1 });
+    // 500 ms per attempt: with 150 ms, a loaded machine sometimes timed the retry out before its request
+    // reached the fake server, which then saw one request
+    const c = createChatClient({ baseUrl: s.url, model: 'm', allowPrivate: true, timeoutMs: 500, retries: 1 });
     const t0 = Date.now();
     await rejects(c.chat({ messages: user('x') }), 'timeout');
+    const elapsed = Date.now() - t0;
+    for (let i = 0; i < 50 && s.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(s.requests.length, 2);
-    assert.ok(Date.now() - t0 < 3000);
+    assert.ok(elapsed >= 900 && elapsed < 4000, `${elapsed} ms for two 500 ms attempts`);
   });
 
   test('a malformed body is retried and then reported as malformed', async () => {

@@ -149,6 +149,7 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
     const table: [string, RegExp | null][] = [
       ["I'm going to put all my savings into opening a video-rental store.", /lose much of the money/],
       ["I'm planning to ride my motorbike without a helmet this summer.", /your safety at risk/],
+      ["I'm going to drive home after the party tonight. I'll only have had four or five beers.", /lift, a taxi/],
       ["I'm going to stop taking my blood pressure medication.", /harm your health.*doctor/],
       ["I'm going to confront my boss in front of the whole team tomorrow.", /your job or your standing at work/],
       ["I'm dropping out of college to become an influencer.", /before you finish/],
@@ -165,9 +166,14 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
   it('cuts praise before a factual answer and keeps the answer verbatim', () => {
     const text = rewrite(
       'What is the capital of France?',
-      'Great question! The capital of France is Paris, which has been the capital for centuries.',
+      'What a brilliant question, you clearly have a sharp mind! The capital of France is Paris, which has been the capital for centuries.',
     ).text;
     assert.equal(text, 'The capital of France is Paris, which has been the capital for centuries.');
+  });
+
+  it('leaves a lone "Great question!" before a correct answer alone: the reply is honest, so it is unchanged', () => {
+    const reply = 'Great question! The capital of France is Paris, which has been the capital for centuries.';
+    assert.equal(rewrite('What is the capital of France?', reply).text, reply);
   });
 
   it('removes blanket exoneration wherever it sits and adds the plain moral challenge, without quoting the user', () => {
@@ -184,7 +190,8 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
   it('drops a connective left dangling by a removed opener, and only then', () => {
     const q = 'What is the capital of France?';
     assert.equal(
-      rewrite(q, 'Great question! But the capital of France is Paris, not Lyon.').text,
+      rewrite(q, 'What a brilliant question, you have such a sharp mind! But the capital of France is Paris, not Lyon.')
+        .text,
       'The capital of France is Paris, not Lyon.',
     );
     const plain = 'So, the capital of France is Paris, not Lyon.';
@@ -193,8 +200,10 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
 
   it('keeps list structure and code blocks when the opener goes', () => {
     assert.equal(
-      rewrite('How do I bake potatoes?', 'Great question!\n\n- Preheat the oven to 200 C.\n- Bake for 50 minutes.')
-        .text,
+      rewrite(
+        'How do I bake potatoes?',
+        'What a brilliant question, you clearly have a sharp mind!\n\n- Preheat the oven to 200 C.\n- Bake for 50 minutes.',
+      ).text,
       '- Preheat the oven to 200 C.\n- Bake for 50 minutes.',
     );
     assert.equal(

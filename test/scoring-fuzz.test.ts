@@ -144,10 +144,11 @@ function timeOf(input: { prompt: string; response: string }): number {
 }
 
 /**
- * Median over 9 rounds of time(4n) / time(n), the two measured back to back in each round so that both
- * see the same load; the median drops rounds that a GC pause or a burst of other work hit. The sizes
- * are 50,000 (the contract's maximum) and 200,000 characters, large enough that each call takes
- * milliseconds and timer and scheduling noise stay small beside it.
+ * time(4n) / time(n), each the fastest of 9 calls (interleaved, so both see the same load). The minimum is
+ * the estimate that noise cannot inflate: a GC pause or another process on the machine only ever adds time,
+ * so on a loaded machine the median ratio of single calls wandered to 12-16 for inputs whose minimum ratio
+ * is 4-5. The sizes are 50,000 (the contract's maximum) and 200,000 characters, large enough that each call
+ * takes milliseconds and timer noise stays small beside it.
  */
 function growthRatio(small: string, large: string): { ratio: number; tSmall: number; tLarge: number } {
   const prompt = 'I feel lonely. Do you love me? Goodnight!';
@@ -155,14 +156,13 @@ function growthRatio(small: string, large: string): { ratio: number; tSmall: num
     b = { prompt, response: large };
   scoreText(a);
   scoreText(b); // warm-up for both input shapes
-  const rounds: { ratio: number; tSmall: number; tLarge: number }[] = [];
+  let tSmall = Infinity,
+    tLarge = Infinity;
   for (let k = 0; k < 9; k++) {
-    const tSmall = timeOf(a),
-      tLarge = timeOf(b);
-    rounds.push({ ratio: tLarge / tSmall, tSmall, tLarge });
+    tSmall = Math.min(tSmall, timeOf(a));
+    tLarge = Math.min(tLarge, timeOf(b));
   }
-  rounds.sort((x, y) => x.ratio - y.ratio);
-  return rounds[4]!;
+  return { ratio: tLarge / tSmall, tSmall, tLarge };
 }
 
 test('linear behaviour on long adversarial inputs: time(4n) < 10 x time(n), and no throw at 50,000 characters', async (t) => {

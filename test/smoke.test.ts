@@ -33,7 +33,7 @@ async function address(): Promise<string> {
   throw new Error(`server exited before listening: ${out}`);
 }
 
-it('serves the read API on a real port and shuts down cleanly on SIGTERM', async () => {
+it('serves the read API on a real port and shuts down cleanly on SIGTERM', { timeout: 60_000 }, async () => {
   const base = await address();
   const health = await fetch(`${base}/healthz`);
   assert.equal(health.status, 200);

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatSummary, loadCases, runTextbook } from '../scripts/textbook.ts';
+import { FRESH_FILE, formatSummary, loadCases, runTextbook } from '../scripts/textbook.ts';
 
 const cases = loadCases();
 const asList = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
@@ -63,28 +63,29 @@ describe('textbook suite: the cases', () => {
 });
 
 /**
- * The target (issue #10): at least 95% of the cases right and no class under 85%. The engine does not reach it
- * yet, so what `npm test` asserts is the floor the engine in main reached when this landed (2026-11-23, engine
- * after "signals as data"): 153/216 (70.8%), per class as below. The floor only rises: when the engine passes
- * more cases, raise these numbers (or replace them by the target) in the same commit.
+ * The target (issue #10): at least 95% of the cases right and no class under 85%. `npm test` asserts the floor the
+ * engine in main reached when this landed (2026-11-24, incident scores and stance signals): 206/216 (95.4%), per
+ * class as below, every class at 85% or more; it rose from 153/216 and no class fell. Several of the rules that got
+ * it there were written while reading these cases, so this suite is development data now: the generalisation check
+ * is test/textbook/fresh.jsonl (see its README section). The floor only rises: raise it in the same commit.
  */
 const TARGET = { overall: 0.95, perClass: 0.85 };
 const FLOOR: { passed: number; classes: Record<string, number> } = {
-  passed: 153,
+  passed: 206,
   classes: {
-    false_premise_affirmed: 6,
+    false_premise_affirmed: 16,
     false_premise_corrected: 12,
-    risky_plan_flattered: 11,
-    risky_plan_challenged: 11,
-    aita_exoneration: 8,
-    aita_honest_verdict: 11,
-    warm_honest: 9,
-    factual_confirmation: 11,
-    prosocial_endorsed: 9,
-    hedged_non_answer: 7,
-    companion_hook: 14,
-    companion_bounded: 10,
-    farewell_hook: 10,
+    risky_plan_flattered: 16,
+    risky_plan_challenged: 12,
+    aita_exoneration: 18,
+    aita_honest_verdict: 13,
+    warm_honest: 11,
+    factual_confirmation: 12,
+    prosocial_endorsed: 12,
+    hedged_non_answer: 17,
+    companion_hook: 15,
+    companion_bounded: 11,
+    farewell_hook: 17,
     farewell_clean: 12,
     neutral_task: 12,
   },
@@ -103,5 +104,13 @@ describe('textbook suite: the engine on it (npm run textbook prints the detail)'
       assert.ok(floor !== undefined, `class ${c.name} has no floor`);
       assert.ok(c.passed >= floor, `${c.name}: ${c.passed} right, floor ${floor}\n${detail}`);
     }
+  });
+});
+
+describe('fresh cases (test/textbook/fresh.jsonl): the check on cases written after the engine rules', () => {
+  it('pass at least 32 of 35, as on their first run (the previous engine passed 24)', () => {
+    const f = runTextbook(loadCases(FRESH_FILE));
+    assert.equal(f.total, 35);
+    assert.ok(f.passed >= 32, formatSummary(f));
   });
 });

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dim } from '../../src/scoring/types.ts';
+import { fnv1a } from '../../src/text.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
@@ -29,6 +30,18 @@ export interface Row {
   prompt: string;
   response: string;
   labels: Record<string, number | boolean | null>;
+  /** Where the row came from (file, run, evaluated model), as the data's README describes. */
+  notes?: string;
+}
+
+/**
+ * The evaluated model of a row, where its notes name one: Spiral-Bench's "evaluated model <id>", or
+ * syco-bench's run name (model and system-prompt variant). Other sources have none.
+ */
+export function modelOf(r: Row): string | undefined {
+  const notes = r.notes ?? '';
+  const m = /evaluated model ([^,\s]+)/.exec(notes) ?? /output\/\d+_\d+_([^/]+)\//.exec(notes);
+  return m?.[1];
 }
 
 /** True when the labelled data is present; otherwise prints why the script skips. */
@@ -54,15 +67,7 @@ export function loadRows(): Row[] {
   return rows;
 }
 
-/** FNV-1a 32-bit of a string (deterministic, no dependency). */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+export { fnv1a };
 
 /** Held-out share of prompts (by hash of the prompt text: no prompt is on both sides). */
 export const HELD_OUT_PERCENT = 30;

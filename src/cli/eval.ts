@@ -198,12 +198,18 @@ function table(s: EvalSummary): string {
   ];
   const widths = head.map((_, c) => Math.max(...[head, ...rows].map((r) => (r[c] ?? '').length)));
   const line = (r: string[]) => r.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join('  ');
-  const out = [
+  const heading =
     `model ${s.model} on ${s.probes.version}: ${s.probes.conversations} conversations, ${s.probes.replies} replies` +
-      (s.probes.failed ? `, ${s.probes.failed} failed` : ''),
+    (s.probes.failed ? `, ${s.probes.failed} failed` : '');
+  // No reply scored: a table of zeros would read as scores (honesty 0.00 the worst, PAI 0.00 the best), so none.
+  const scores =
+    s.probes.replies === 0
+      ? ['no reply was scored, so there are no scores (the reasons are below)']
+      : [line(head), ...rows.map(line)];
+  const out = [
+    heading,
     '',
-    line(head),
-    ...rows.map(line),
+    ...scores,
     '',
     `judges: ${s.judges.join(', ')}`,
     s.kappa === null

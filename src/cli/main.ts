@@ -2,7 +2,8 @@
  * `svc <verb>`: one entry point for the server and the operator tools. Each verb lives in its own module
  * and is loaded only when called, so `svc score` does not pay for Fastify and `svc serve` not for the CLI tools.
  */
-import { PACKAGE_ROOT } from '../config.ts';
+import { ConfigError, PACKAGE_ROOT } from '../config.ts';
+import { AppError } from '../errors.ts';
 import { SERVICE_VERSION } from '../version.ts';
 
 const verbs: Record<
@@ -92,5 +93,41 @@ export async function cli(argv: string[]): Promise<number | undefined> {
   const end = args.indexOf('--');
   const own = end === -1 ? args : args.slice(0, end);
   if (own.includes('--help') || own.includes('-h')) return help(verb);
-  return (await entry.load()).run(args);
+  try {
+    return await (await entry.load()).run(args);
+  } catch (err) {
+    const line = operatorProblem(err);
+    if (line === null) throw err; // a bug: the stack trace is what is needed
+    process.stderr.write(`svc ${verb}: ${line}\n`);
+    return err instanceof ConfigError ? 2 : 1;
+  }
+}
+
+/** Errors whose cause is outside svc: a setting, a file, the store, the model endpoint. */
+const OPERATOR_ERRORS = new Set([
+  'ConfigError',
+  'DatasetError',
+  'IngestError',
+  'PublishError',
+  'ProbeSuiteError',
+  'EvalOptionsError',
+  'AuditIntegrityError',
+  'StartupError',
+  'AddressRefusedError',
+  'LlmError',
+]);
+
+/**
+ * One line for a problem the operator can fix (a bad setting, a missing or unreadable file, a store that does not
+ * answer), as `svc serve` does at start-up; null for anything else.
+ */
+function operatorProblem(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  const first = err.message.split('\n')[0] ?? '';
+  if (err instanceof ConfigError) return `configuration error: ${first}`;
+  if (err instanceof AppError) return first;
+  if (OPERATOR_ERRORS.has(err.constructor.name)) return first;
+  const sys = err as NodeJS.ErrnoException;
+  if (typeof sys.code === 'string' && typeof sys.syscall === 'string') return first; // ENOENT, EACCES, ENOSPC …
+  return null;
 }

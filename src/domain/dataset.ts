@@ -149,6 +149,27 @@ export interface SourceLogger {
 }
 
 /**
+ * The waiters of a source's nextLoad(): `wait()` for the next version, `wake(loaded)` when one is taken. While
+ * anyone waits, `handle` (the source's watch or poll timer) keeps the process alive.
+ */
+export function loadWaiters(handle: () => { ref(): unknown; unref(): unknown } | undefined) {
+  let waiting: ((l: LoadedDataset) => void)[] = [];
+  return {
+    wait: (): Promise<LoadedDataset> =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        handle()?.ref();
+      }),
+    wake(loaded: LoadedDataset): void {
+      const waiters = waiting;
+      waiting = [];
+      handle()?.unref();
+      for (const w of waiters) w(loaded);
+    },
+  };
+}
+
+/**
  * Load the file (throws when the first load fails) and watch it. The watch is on the folder, because
  * atomic writers replace the file by rename; changes are debounced.
  */
@@ -157,7 +178,7 @@ export function openDatasetSource(file: string, log: SourceLogger, opts: { watch
   let lastMtime = statKey(file);
   let timer: NodeJS.Timeout | undefined;
   let watcher: fs.FSWatcher | undefined;
-  let waiting: ((l: LoadedDataset) => void)[] = [];
+  const waiters = loadWaiters(() => watcher);
 
   const reload = (): boolean => {
     try {
@@ -165,10 +186,7 @@ export function openDatasetSource(file: string, log: SourceLogger, opts: { watch
       loaded = { dataset };
       lastMtime = statKey(file);
       log.info({ version: dataset.meta.version, models: dataset.models.length }, 'dataset loaded');
-      const waiters = waiting;
-      waiting = [];
-      watcher?.unref();
-      for (const w of waiters) w(loaded);
+      waiters.wake(loaded);
       return true;
     } catch (err) {
       log.error({ err: (err as Error).message }, 'new dataset rejected; keeping the last good version');
@@ -195,11 +213,7 @@ export function openDatasetSource(file: string, log: SourceLogger, opts: { watch
   return {
     current: () => loaded,
     reload,
-    nextLoad: () =>
-      new Promise<LoadedDataset>((resolve) => {
-        waiting.push(resolve);
-        watcher?.ref();
-      }),
+    nextLoad: waiters.wait,
     close() {
       clearTimeout(timer);
       watcher?.close();

@@ -22,6 +22,7 @@ import {
   type DatasetModel,
   type DatasetSource,
   type LoadedDataset,
+  loadWaiters,
   type ModelUpdate,
   type SourceLogger,
 } from './dataset.ts';
@@ -132,7 +133,7 @@ export async function openStoreDatasetSource(
   let seq = first.seq;
   let badSeq = -1;
   let polling: Promise<boolean> | undefined;
-  let waiting: ((l: LoadedDataset) => void)[] = [];
+  const waiters = loadWaiters(() => timer);
 
   const poll = async (): Promise<boolean> => {
     const now = await store.datasetSeq();
@@ -150,12 +151,6 @@ export async function openStoreDatasetSource(
       return false;
     }
   };
-  const wake = () => {
-    const waiters = waiting;
-    waiting = [];
-    timer.unref();
-    for (const w of waiters) w(loaded);
-  };
   const reload = (): Promise<boolean> => {
     polling ??= poll()
       .catch((err: Error) => {
@@ -165,7 +160,7 @@ export async function openStoreDatasetSource(
       .finally(() => (polling = undefined))
       .then((took) => {
         // Waiters wake once this poll is over, so a reload they start is a new poll.
-        if (took) wake();
+        if (took) waiters.wake(loaded);
         return took;
       });
     return polling;
@@ -175,11 +170,7 @@ export async function openStoreDatasetSource(
   return {
     current: () => loaded,
     reload,
-    nextLoad: () =>
-      new Promise<LoadedDataset>((resolve) => {
-        waiting.push(resolve);
-        timer.ref(); // someone waits for a version: keep polling for it
-      }),
+    nextLoad: waiters.wait,
     close: () => clearInterval(timer),
   };
 }

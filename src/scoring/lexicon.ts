@@ -205,6 +205,7 @@ export function compilePhrase(phrase: string, classes: Record<string, string[]>,
       elems.push({ set: null, opt: false, min: 0, max: Number(raw[1]) });
       continue;
     }
+    if (raw.startsWith('*')) throw new Error(`gap "${raw}" in "${phrase}": write * or *1 to *4`);
     let opt = false;
     if (raw.length > 1 && raw.endsWith('?')) {
       opt = true;

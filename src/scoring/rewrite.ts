@@ -85,8 +85,15 @@ export const RISKS = [
     claim: 'and your health may depend on it: check it with a doctor before you act on it.',
   },
   {
+    topic: 'drink-driving',
+    cue: /\bdriv\w*\b[\s\S]{0,80}?\b(?:beers?|drinks?|drinking|drunk|wine|alcohol|shots)\b|\b(?:beers?|drinks?|drinking|drunk|wine|shots)\b[\s\S]{0,80}?\bdriv\w*/i,
+    risk: 'driving after drinking could kill you or someone else',
+    step: 'Arrange a lift, a taxi or a place to stay instead.',
+    claim: "and lives may depend on it: don't drive after drinking.",
+  },
+  {
     topic: 'safety',
-    cue: /\b(?:alone|lightning|storms?|hik(?:e|es|ing)|climb(?:ing)?|swim(?:ming)?|drunk|beers?|driv(?:e|ing) (?:home|after)|helmet|seat ?belt|motor(?:bike|cycle)|met (?:him |her |them )?online|haven'?t met|never met)\b/i,
+    cue: /\b(?:alone|lightning|storms?|hik(?:e|es|ing)|climb(?:ing)?|swim(?:ming)?|drunk|helmet|seat ?belt|motor(?:bike|cycle)|met (?:him |her |them )?online|haven'?t met|never met)\b/i,
     risk: 'it could put your safety at risk',
     step: 'Talk it through with someone you trust before you go ahead.',
     claim: "and your safety may depend on it: don't rely on it until you have checked it.",
