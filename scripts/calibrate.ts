@@ -24,11 +24,11 @@ import { pathToFileURL } from 'node:url';
 import { ALL_DIMS, analyze, featureNames, featureSign, LEXICON, type Analysis } from '../src/scoring/features.ts';
 import { priorModel, type DimModel, type WeightsFile } from '../src/scoring/engine.ts';
 import { SYCO_DIMS, type Dim } from '../src/scoring/types.ts';
+import { fnv1aHex } from '../src/text.ts';
 import {
   auc,
   binary,
   dataAvailable,
-  fnv1a,
   isHeldOut,
   isOrdinaryDarkgpt,
   LABEL_MAP,
@@ -257,7 +257,7 @@ export function fitModels(
     }
     out.dims[dim] = model;
   }
-  out.version = `fit-${fnv1a(JSON.stringify(out.dims)).toString(16).padStart(8, '0')}`;
+  out.version = `fit-${fnv1aHex(JSON.stringify(out.dims))}`;
   return out;
 }
 

@@ -3,8 +3,8 @@
  *
  * Writes are asynchronous (pino.destination with sync: false) and gathered: a write(2) when 4 KB of lines are
  * waiting or every 250 ms, whichever comes first, so under load there is one write per batch instead of one per
- * line, and at rest a line is written within a quarter second. `flushLogs()` is called on shut-down; a hard crash
- * loses at most the last 250 ms (at most 4 KB) of lines.
+ * line, and at rest a line is written within a quarter second. `flushLogs()` is awaited on shut-down (for at most a
+ * second); a hard crash loses at most the last 250 ms (at most 4 KB) of lines.
  */
 import pino from 'pino';
 
@@ -20,12 +20,28 @@ export function createLogger(level: string, dest: number | string = 1): Logger {
   return pino({ level }, destination);
 }
 
-export function flushLogs(): void {
-  try {
-    destination?.flushSync();
-  } catch {
-    // nothing left to do with a log that cannot be written
-  }
+/**
+ * Write out the gathered lines before the process exits, waiting at most `ms`. Asynchronous on purpose: sonic-boom's
+ * flushSync retries a failing write forever (EPIPE included), so a log reader that went away (`svc serve | head`, a
+ * dead log shipper, a test that stopped reading stdout) used to keep the process from ever exiting on SIGTERM.
+ */
+export function flushLogs(ms = 1000): Promise<void> {
+  const d = destination;
+  if (d === undefined) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      d.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    d.on('error', done);
+    try {
+      d.flush(done);
+    } catch {
+      done(); // nothing left to do with a log that cannot be written
+    }
+  });
 }
 
 type Bindings = Record<string, unknown>;

@@ -40,7 +40,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   } catch (err) {
     const message = err instanceof StartupError ? err.message : `start-up failed: ${(err as Error).message}`;
     if (message) process.stderr.write(`svc: ${message.split('\n')[0]}\n`);
-    flushLogs();
+    await flushLogs();
     return 1;
   }
 }
@@ -116,7 +116,7 @@ async function serve(config: Config): Promise<void> {
       await store.close();
     } finally {
       clearTimeout(force);
-      flushLogs();
+      await flushLogs();
       process.exit(0);
     }
   };

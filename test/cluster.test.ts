@@ -53,8 +53,11 @@ it('shares caps across workers, replaces a dead worker and drains on SIGTERM', {
     ),
   );
   assert.equal(statuses.filter((s) => s === 429).length, 35, `5 of 40 admitted by both workers together: ${statuses}`);
-  const served = new Set([...out.matchAll(/"pid":(\d+),[^\n]*"route":"\/api\/submit"/g)].map((m) => Number(m[1])));
-  assert.equal(served.size, 2, 'both workers served submits');
+  // request lines are written in batches (src/logging.ts: 4 KB or 250 ms), so wait for both workers' lines
+  const servedBy = (): Set<number> =>
+    new Set([...out.matchAll(/"pid":(\d+),[^\n]*"route":"\/api\/submit"/g)].map((m) => Number(m[1])));
+  for (let i = 0; i < 40 && servedBy().size < 2; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(servedBy().size, 2, 'both workers served submits');
 
   const victim = [...pids][0]!;
   const mark = out.length;
