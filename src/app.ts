@@ -3,6 +3,7 @@
  * main.ts (or a test) builds the dependencies and passes them in.
  */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import Fastify, { LogController } from 'fastify';
 import { AuditLog } from './audit/log.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -15,6 +16,7 @@ import {
 import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
+import { HotCache, registerHotCache } from './http/plugins/hot-cache.ts';
 import { lazyChildLoggerFactory } from './logging.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -30,7 +32,13 @@ export async function buildApp(input: AppDeps): Promise<App> {
   const idPrefix = `req_${randomBytes(4).toString('hex')}`;
   let idCounter = 0;
   const newRequestId = (): string => `${idPrefix}${(++idCounter).toString(36).padStart(6, '0')}`;
+  const requestId = (req: http.IncomingMessage): string => {
+    const given = req.headers['x-request-id'];
+    return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
+  };
   const { config } = deps;
+  // The hot reads answered before Fastify (src/http/plugins/hot-cache.ts); its log is set once the app has one.
+  let hot: HotCache | undefined;
   const app = Fastify({
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
@@ -49,9 +57,15 @@ export async function buildApp(input: AppDeps): Promise<App> {
     requestTimeout: config.timeouts.requestMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,
     http: { connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs) },
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
+    genReqId: requestId,
+    // Fastify's own HTTP server, with the hot cache in front of its request handler.
+    serverFactory: (handler, opts) => {
+      const server = http.createServer(opts.http ?? {}, (req, res) => {
+        if (hot === undefined || !hot.serve(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = config.timeouts.keepAliveMs;
+      server.requestTimeout = config.timeouts.requestMs;
+      return server;
     },
     frameworkErrors: frameworkErrorAnswer,
     clientErrorHandler: makeClientErrorHandler(newRequestId),
@@ -62,6 +76,8 @@ export async function buildApp(input: AppDeps): Promise<App> {
   app.server.headersTimeout = config.timeouts.headersMs;
   app.server.on('checkExpectation', makeExpectationHandler(newRequestId));
   const requestLog = registerRequestLog(app, config.logSample);
+  hot = new HotCache(() => deps.dataset.current(), requestId, requestLog);
+  registerHotCache(app, hot);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only: without this, text/plain would be parsed as a string and fail later as a 400.
   app.removeContentTypeParser('text/plain');

@@ -16,7 +16,7 @@
  * dimensions D1-D5 as ALTERNATE_DIMS of the dimension table (src/dimensions.ts) orders them; report_hash = `sha256:<hex>`;
  * report_url = `{publicUrl}/report/<first 12 hex>`.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { exactQuality } from './accept.ts';
 import { ALTERNATE_DIMS } from '../dimensions.ts';
 import type { DatasetModel } from '../domain/dataset.ts';
@@ -44,10 +44,17 @@ declare module 'fastify' {
 /** The one negotiation: every route with `config.shapes` gets `request.shape` before its handler. */
 export function registerShapes(app: FastifyInstance): void {
   app.decorateRequest('shape', 'core');
-  app.addHook('preHandler', (request, _reply, done) => {
-    const shapes = request.routeOptions.config.shapes;
-    if (shapes && wantsQuickref(request, shapes.hint?.(request) ?? false)) request.shape = 'quickref';
-    done();
+  // Attached to the routes that have `config.shapes` only, first among their preHandler hooks: the other routes
+  // (the hot reads among them) pay nothing, not even the look-up of request.routeOptions, which builds an object
+  // on every access.
+  app.addHook('onRoute', (route) => {
+    const shapes = route.config?.shapes;
+    if (!shapes) return;
+    const hook: preHandlerHookHandler = (request, _reply, done) => {
+      if (wantsQuickref(request, shapes.hint?.(request) ?? false)) request.shape = 'quickref';
+      done();
+    };
+    route.preHandler = [hook, ...(route.preHandler === undefined ? [] : [route.preHandler].flat())];
   });
 }
 

@@ -82,12 +82,20 @@ function routeMetrics(route: string): (method: string, status: number) => Reques
 export interface RequestLog {
   /** Count and log a request that matched no route (the not-found handler calls it as it answers). */
   unmatched(request: FastifyRequest, reply: FastifyReply): void;
+  /** Count and log a request answered outside Fastify (src/http/plugins/hot-cache.ts), under its route pattern. */
+  served(reqId: string, method: string, route: string, status: number, ms: number): void;
 }
 
 export function registerRequestLog(app: App, sample: number): RequestLog {
   const logging = ['info', 'debug', 'trace'].includes(app.log.level);
   const fast = logging ? fastWriter(app.log) : null;
   const keep = (status: number) => logging && (status >= 500 || sample >= 1 || (sample > 0 && Math.random() < sample));
+  const write = (reqId: string, method: string, route: string, routeJson: string, status: number, ms: number) => {
+    if (!keep(status)) return;
+    const rounded = Math.round(ms * 100) / 100;
+    if (fast && SAFE_ID.test(reqId) && SAFE_ID.test(method)) fast(reqId, method, routeJson, status, rounded);
+    else app.log.info({ reqId, method, route, status, ms: rounded }, 'request');
+  };
   const observe = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -95,17 +103,11 @@ export function registerRequestLog(app: App, sample: number): RequestLog {
     routeJson: string,
     series: RequestSeries,
   ) => {
-    const status = reply.statusCode;
     const ms = reply.elapsedTime;
     series.observe(ms / 1000);
-    if (!keep(status)) return;
-    const rounded = Math.round(ms * 100) / 100;
-    if (fast && SAFE_ID.test(request.id) && SAFE_ID.test(request.method)) {
-      fast(request.id, request.method, routeJson, status, rounded);
-    } else {
-      request.log.info({ method: request.method, route, status, ms: rounded }, 'request');
-    }
+    write(request.id, request.method, route, routeJson, reply.statusCode, ms);
   };
+  const byRoute = new Map<string, { json: string; metrics: ReturnType<typeof routeMetrics> }>();
   app.addHook('onRoute', (route) => {
     const pattern = route.url;
     const patternJson = JSON.stringify(pattern);
@@ -119,6 +121,15 @@ export function registerRequestLog(app: App, sample: number): RequestLog {
   // 404s (no route): logged with the path, never the query; counted under the one route label "(none)".
   const none = routeMetrics('(none)');
   return {
+    served(reqId, method, route, status, ms) {
+      let r = byRoute.get(route);
+      if (!r) {
+        r = { json: JSON.stringify(route), metrics: routeMetrics(route) };
+        byRoute.set(route, r);
+      }
+      r.metrics(method, status).observe(ms / 1000);
+      write(reqId, method, route, r.json, status, ms);
+    },
     unmatched(request, reply) {
       const path = (request.raw.url ?? '').split('?')[0]!;
       observe(request, reply, path, JSON.stringify(path), none(request.method, reply.statusCode));

@@ -17,6 +17,7 @@ export async function badgeRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/badge/:slug',
     {
+      config: { hotCache: true }, // answers served from memory (src/http/plugins/hot-cache.ts)
       schema: {
         summary: 'SVG badge for a model',
         description:

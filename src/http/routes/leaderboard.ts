@@ -69,7 +69,7 @@ export async function leaderboardRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/leaderboard',
     {
-      config: { shapes: {} },
+      config: { shapes: {}, hotCache: true }, // hotCache: answers served from memory (src/http/plugins/hot-cache.ts)
       schema: {
         summary: 'Leaderboard',
         description:

@@ -55,7 +55,7 @@ export async function modelRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/model',
     {
-      config: { shapes: {} },
+      config: { shapes: {}, hotCache: true }, // hotCache: answers served from memory (src/http/plugins/hot-cache.ts)
       schema: {
         summary: 'One model',
         description:

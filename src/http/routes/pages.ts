@@ -148,7 +148,8 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
     return reply.type(a.type).send(a.body);
   });
 
-  app.get('/', hidden, (request, reply) => {
+  // The leaderboard page's answers are also served from memory (src/http/plugins/hot-cache.ts).
+  app.get('/', { ...hidden, config: { hotCache: true } }, (request, reply) => {
     const home = homePages(deps.dataset.current());
     // The plain address (most requests) skips reading the query: one prepared answer per dataset version.
     const p = request.url === '/' ? home.plain : home.variant(request.query as Record<string, unknown>);
