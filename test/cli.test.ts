@@ -92,6 +92,16 @@ describe('svc command line', () => {
     assert.match(overview, /svc keys +list API keys \(no secrets\); activate, revoke one or set its call allowance/);
   });
 
+  it('refuses arguments to serve and worker (settings are environment variables) instead of ignoring them', async () => {
+    for (const c of ['serve', 'worker']) {
+      const r = await svc(c, '--port', '8080');
+      assert.equal(r.code, 2, c);
+      assert.equal(r.out, '', c);
+      assert.match(r.err, new RegExp(`^svc ${c}: unexpected argument "--port"; settings come from the environment`), c);
+    }
+    assert.match((await svc('help', 'serve')).out, /PORT=8080 HOST=0\.0\.0\.0/);
+  });
+
   it('prints the package version for --version, and exits 2 with the list for an unknown command', async () => {
     const v = await svc('--version');
     assert.equal(v.code, 0);

@@ -38,6 +38,14 @@ export function usage(sub: string | undefined, text: string): number {
   return 2;
 }
 
+/** A command that takes no arguments was given one: say so (settings are environment variables) and exit 2. */
+export function noArguments(command: string, arg: string, text: string): number {
+  process.stderr.write(
+    `svc ${command}: unexpected argument ${JSON.stringify(arg)}; settings come from the environment\n\n${text}`,
+  );
+  return 2;
+}
+
 /** Open the configured store and say which one on stderr (`svc <command>: store sqlite:/…/data/svc.db`). */
 export function openStore(config: StoreConfig, command: string): Store {
   process.stderr.write(`svc ${command}: store ${describeStore(config)}\n`);

@@ -7,15 +7,18 @@ import pino from 'pino';
 import { ConfigError, isStoreConfigured, loadConfig } from '../config.ts';
 import { createMailer } from '../domain/email.ts';
 import { startWorker } from '../jobs/worker.ts';
-import { openStore } from './store.ts';
+import { noArguments, openStore } from './store.ts';
+
+export const USAGE =
+  'usage: svc worker\n\nRuns evaluation jobs from the store until stopped. It takes no arguments: settings come from\n' +
+  'the environment, e.g. SVC_STORE_URL=sqlite:data/svc.db svc worker (README, Evaluations).\n';
 
 export async function run(args: string[]): Promise<number | undefined> {
-  if (args.length > 0) {
-    process.stdout.write(
-      'usage: svc worker\n\nRuns evaluation jobs from the store until stopped. Settings come from the environment (README, Evaluations).\n',
-    );
-    return args[0] === '--help' ? 0 : 2;
+  if (args[0] === '--help') {
+    process.stdout.write(USAGE);
+    return 0;
   }
+  if (args.length > 0) return noArguments('worker', args[0]!, USAGE);
   let config;
   try {
     config = loadConfig(process.env);

@@ -1088,8 +1088,16 @@ export function analyze(prompt: string, response: string): Analysis {
     ia: decision,
     // anything the reply can accept or challenge: a premise, a yes/no or "right?" question, a plan
     fa:
-      P.premise + P.loaded + P.extraordinary + P.userArgues + P.judgement + P.confirm! + P.plan! + P.myth! > 0 ||
-      decision,
+      P.premise +
+        P.loaded +
+        P.extraordinary +
+        P.userArgues +
+        P.judgement +
+        P.confirm! +
+        P.plan! +
+        P.myth! +
+        P.hypothetical! >
+        0 || decision,
     emi: true,
     exl: true,
     bnd: true,
