@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { leaderboardView, perGeneration } from '../../domain/leaderboard.ts';
 import { SLUG_PATTERN } from '../../domain/dataset.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, statusOf } from '../../errors.ts';
 import { CACHE_READ, cachedBody, etagMatches, sendCached, type CachedBody } from '../cache.ts';
 import { asset, errorPage, HTML_HEADERS, htmlHeaders, sendHtml } from '../pages/html.ts';
 import { filterChoices, renderLeaderboard, sortChoices, stateQuery, type Filter } from '../pages/leaderboard.ts';
@@ -130,9 +130,10 @@ function readForm(
 }
 
 /** Store errors whose catalogue text is meant for users are shown in the form; anything else is a 500 page. */
-function storeProblem(err: unknown): string | undefined {
+/** A store refusal as the form shows it: the message, with the catalogue's status for its code (as the API sends). */
+function storeProblem(err: unknown): { text: string; status: number } | undefined {
   return err instanceof AppError && (err.code === 'store_not_configured' || err.code === 'store_unavailable')
-    ? err.message
+    ? { text: err.message, status: statusOf(err.code) }
     : undefined;
 }
 
@@ -242,9 +243,13 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
         }),
       );
     } catch (err) {
-      const text = storeProblem(err);
-      if (!text) throw err;
-      return sendHtml(noStore(reply), renderSubmit({ values, errors: {}, notice: badNotice(text) }), 503);
+      const problem = storeProblem(err);
+      if (!problem) throw err;
+      return sendHtml(
+        noStore(reply),
+        renderSubmit({ values, errors: {}, notice: badNotice(problem.text) }),
+        problem.status,
+      );
     }
   });
 
@@ -266,9 +271,13 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
         res.status,
       );
     } catch (err) {
-      const text = storeProblem(err);
-      if (!text) throw err;
-      return sendHtml(noStore(reply), renderWaitlist({ values, errors: {}, notice: badNotice(text) }), 503);
+      const problem = storeProblem(err);
+      if (!problem) throw err;
+      return sendHtml(
+        noStore(reply),
+        renderWaitlist({ values, errors: {}, notice: badNotice(problem.text) }),
+        problem.status,
+      );
     }
   });
 }
