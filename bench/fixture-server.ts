@@ -26,9 +26,14 @@ if (mode === 'bare') {
     string,
     { type: string; body: string }
   >;
+  // The bytes encoded once, as the service sends its prepared bodies: a string would be UTF-8 encoded on every
+  // request, which for the 100 KB page costs the bare route more than everything else it does.
+  const encoded = Object.fromEntries(
+    Object.entries(bodies).map(([k, b]) => [k, { type: b.type, body: Buffer.from(b.body) }]),
+  );
   const app = Fastify();
   app.get('/bare/:name', async (req, reply) => {
-    const b = bodies[(req.params as { name: string }).name]!;
+    const b = encoded[(req.params as { name: string }).name]!;
     return reply.type(b.type).send(b.body);
   });
   process.stdout.write(`${JSON.stringify({ url: await app.listen({ port: 0, host: '127.0.0.1' }) })}\n`);

@@ -38,7 +38,7 @@ interface Entry {
   headers: string[];
   /** The same without Content-Type and Content-Length, for a 304. */
   notModified: string[];
-  body: string | Buffer;
+  body: Buffer;
   etag: string | undefined;
   route: string;
 }
@@ -110,8 +110,10 @@ export class HotCache {
       headers.push(name, v);
       if (name !== 'content-type') notModified.push(name, v);
     }
-    headers.push('content-length', String(Buffer.byteLength(payload)));
-    this.entries.set(key, { headers, notModified, body: payload, etag, route: request.routeOptions.url ?? '' });
+    // Encoded once here: a string would be UTF-8 encoded again on every answer.
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    headers.push('content-length', String(body.length));
+    this.entries.set(key, { headers, notModified, body, etag, route: request.routeOptions.url ?? '' });
   }
 
   /** From now on every request goes through Fastify (the app is closing). */
