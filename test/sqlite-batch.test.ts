@@ -38,3 +38,25 @@ it('concurrent hits and allowance takes in one turn: every count distinct, exact
   await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+it('processes opening a new file at once all start (schema and migrations taken in turn)', async () => {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const run = promisify(execFile);
+  const dir = tmpDir();
+  const file = path.join(dir, 'svc.db');
+  const js = path.join(dir, 'open.mts');
+  const src = JSON.stringify(path.resolve(import.meta.dirname, '../src/store/sqlite/index.ts'));
+  // Each process loads its modules, then waits for the same instant to open the file: they collide.
+  const at = Date.now() + 4000;
+  fs.writeFileSync(
+    js,
+    `import { SqliteStore } from ${src};\nwhile (Date.now() < ${at});\nconst s = new SqliteStore(${JSON.stringify(file)});\nawait s.close();\nconsole.log('ok');\n`,
+  );
+  const results = await Promise.allSettled(
+    Array.from({ length: 6 }, () => run(process.execPath, ['--import', 'tsx', js], { timeout: 60_000 })),
+  );
+  const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+  assert.deepEqual(failed, []);
+  fs.rmSync(dir, { recursive: true, force: true });
+});

@@ -236,12 +236,18 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
-    this.db.exec(SCHEMA);
-    for (const [table, column, ddl] of MIGRATIONS) {
-      const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
-      if (!cols.some((c) => c.name === column)) this.db.exec(ddl);
-    }
-    this.db.exec(LATE_INDEXES);
+    // Schema and migrations in one IMMEDIATE transaction: processes opening a new file at once (SVC_WORKERS > 1)
+    // take turns, so a column is added once (the second ALTER used to fail with "duplicate column name").
+    this.db
+      .transaction(() => {
+        this.db.exec(SCHEMA);
+        for (const [table, column, ddl] of MIGRATIONS) {
+          const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+          if (!cols.some((c) => c.name === column)) this.db.exec(ddl);
+        }
+        this.db.exec(LATE_INDEXES);
+      })
+      .immediate();
     if (file === ':memory:') this.counters = this.db;
     else {
       this.counters = new Database(file);
