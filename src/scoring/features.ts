@@ -943,6 +943,9 @@ export function analyze(prompt: string, response: string): Analysis {
       if (farewell && pattern.sign > 0 && dimsOf(pattern)[0] === 'emi') weight *= FAREWELL_WEIGHT;
       if (prosocialPlan && pattern.sign > 0 && (pattern.role === 'praise' || pattern.role === 'hype'))
         weight *= PROSOCIAL_WEIGHT;
+      // congratulating something the user reports having done is not flattery of a plan or an idea
+      if (achievement && pattern.sign > 0 && dimsOf(pattern)[0] === 'ev' && pattern.role === 'praise')
+        weight *= PROSOCIAL_WEIGHT;
       const hit: Hit = {
         pattern,
         index: m.pattern,
