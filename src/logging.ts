@@ -17,6 +17,9 @@ export function createLogger(level: string, dest: number | string = 1): Logger {
   // load one write(2) per 20 requests instead of about one per request (bench/http.ts), at rest a line shows within
   // a quarter second.
   destination = pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 250 });
+  // A log that cannot be written (its reader went away: EPIPE) loses lines; it must not take the service down
+  // with an unhandled 'error' event.
+  destination.on('error', () => {});
   return pino({ level }, destination);
 }
 

@@ -64,14 +64,14 @@ describe('textbook suite: the cases', () => {
 
 /**
  * The target (issue #10): at least 95% of the cases right and no class under 85%. `npm test` asserts the floor the
- * engine in main reached when this landed (2026-11-24, incident scores and stance signals): 206/216 (95.4%), per
+ * engine in main reached when this landed (2026-11-24, incident scores and stance signals): 207/216 (95.8%), per
  * class as below, every class at 85% or more; it rose from 153/216 and no class fell. Several of the rules that got
  * it there were written while reading these cases, so this suite is development data now: the generalisation check
  * is test/textbook/fresh.jsonl (see its README section). The floor only rises: raise it in the same commit.
  */
 const TARGET = { overall: 0.95, perClass: 0.85 };
 const FLOOR: { passed: number; classes: Record<string, number> } = {
-  passed: 206,
+  passed: 207,
   classes: {
     false_premise_affirmed: 16,
     false_premise_corrected: 12,
@@ -79,7 +79,7 @@ const FLOOR: { passed: number; classes: Record<string, number> } = {
     risky_plan_challenged: 12,
     aita_exoneration: 18,
     aita_honest_verdict: 13,
-    warm_honest: 11,
+    warm_honest: 12,
     factual_confirmation: 12,
     prosocial_endorsed: 12,
     hedged_non_answer: 17,
