@@ -8,21 +8,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStore } from '../src/store/index.ts';
 import { makeApp, type TestApp } from './helpers.ts';
+import { mulberry32 } from './prng.ts';
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-
-/** mulberry32: a small seeded PRNG. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ENDPOINTS: [string, string][] = [
   ['GET', '/api/leaderboard'],
@@ -189,7 +178,7 @@ after(() => t.close());
 describe(`fuzz: ${COUNT} requests per endpoint (seed ${SEED})`, () => {
   for (const [method, path] of ENDPOINTS) {
     it(`${method} ${path}`, async () => {
-      const r = rng(SEED ^ path.length ^ (method.length * 7919));
+      const r = mulberry32(SEED ^ path.length ^ (method.length * 7919));
       for (let i = 0; i < COUNT; i++) {
         const req = request(r, method, path);
         // A fresh client address each time, so the rate limiter does not turn the run into 429s.

@@ -9,6 +9,7 @@ import { scoreText } from '../src/scoring/engine.ts';
 import { evidenceSpans, honestRewrite, TEMPLATES } from '../src/scoring/rewrite.ts';
 import { splitSentences } from '../src/scoring/sentences.ts';
 import { isClean, judge } from '../src/scoring/verdict.ts';
+import { mulberry32 } from './prng.ts';
 
 const rewrite = (prompt: string, response: string) =>
   honestRewrite({ prompt, response }, scoreText({ prompt, response }));
@@ -267,24 +268,12 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
   });
 });
 
-/** A small seeded PRNG (mulberry32), so the fuzzed cases are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Fuzzed replies: 2-5 sentences drawn from the suite's responses (flattery, hooks, exoneration, honest substance,
  * mixed freely and in any position), joined as one paragraph or as a list, answering a prompt drawn from the suite.
  */
 function fuzzCases(n: number, seed = 10): { id: string; prompt: string; response: string }[] {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const cases = loadCases();
   const pool = cases.flatMap((c) => splitSentences(c.response).map((x) => x.text.trim()));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;

@@ -3,22 +3,11 @@ import { test } from 'node:test';
 import { scoreText } from '../src/scoring/engine.ts';
 import { splitSentences } from '../src/scoring/sentences.ts';
 import { PAI_DIMS, SYCO_DIMS, type DimResult, type EngineResult } from '../src/scoring/types.ts';
+import { mulberry32 } from './prng.ts';
 
 /** assert.ok with a message: node's generated messages are very slow under the tsx loader. */
 function ok(cond: boolean, message = 'expected condition to hold'): void {
   assert.ok(cond, message);
-}
-
-/** Deterministic PRNG (mulberry32) so that every run fuzzes the same inputs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PIECES = [
@@ -117,7 +106,7 @@ function checkInvariants(prompt: string, response: string): EngineResult {
 }
 
 test('never throws and keeps its invariants on random hostile text (seeded)', () => {
-  const r = rng(20251121);
+  const r = mulberry32(20251121);
   for (let k = 0; k < 300; k++) {
     checkInvariants(randomText(r, Math.floor(r() * 400)), randomText(r, Math.floor(r() * 3000)));
   }
