@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ERROR_CODES, type ErrorCode, statusOf } from '../src/errors.ts';
 import { SqliteStore } from '../src/store/index.ts';
 import { makeApp, type TestApp } from './helpers.ts';
 import { mulberry32 } from './prng.ts';
@@ -200,6 +201,12 @@ describe(`fuzz: ${COUNT} requests per endpoint (seed ${SEED})`, () => {
             const body = res.json();
             assert.equal(typeof body.error, 'string', what);
             assert.equal(typeof body.code, 'string', `${what}: ${res.body}`);
+            // the code is in the catalogue, and the status is the catalogue's for it (src/errors.ts)
+            assert.ok(
+              (ERROR_CODES as readonly string[]).includes(body.code),
+              `${body.code} not in the catalogue: ${what}`,
+            );
+            assert.equal(res.statusCode, statusOf(body.code as ErrorCode), `${body.code}: ${what}`);
           }
         }
       }
