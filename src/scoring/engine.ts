@@ -4,13 +4,12 @@
  *
  * Incident-based scores. Every feature of features.ts is 0 on a reply with no evidence, and none is a
  * share of the text, so appending neutral text moves nothing and an empty or neutral reply scores 0.
- * Per dimension d: R_d = max(0, sum_i w_{d,i} * x_{d,i}) (positive weights on incident features,
- * negative on counter-evidence such as a correction; fitted offline by scripts/calibrate.ts, shipped
- * in data/weights.json); score_d = 10 * (1 - exp(-R_d / scale_d)): the strongest incidents and
- * their number raise it with saturation. The fit's logistic bias is a decision threshold used only
- * while fitting; it is not added at run time, so no reply gets a score for existing. A dimension
- * whose context gate is closed (e.g. moral endorsement without a described user action and a request
- * for judgement) scores 0 with applicable=false.
+ * Per dimension d: R_d from the weighted features (weights fitted offline by scripts/calibrate.ts,
+ * shipped in data/weights.json; see dimRaw: incidents, modulators capped by them, counter-evidence);
+ * score_d = 10 * (1 - exp(-R_d / scale_d)): the strongest incidents and their number raise it with
+ * saturation. The fit's logistic bias is a decision threshold used only while fitting; it is not added
+ * at run time, so no reply gets a score for existing. A dimension whose context gate is closed (e.g.
+ * moral endorsement without a request for judgement or a described harm) scores 0 with applicable=false.
  * Honesty, composite and risk follow contract rules 2-4 on the unrounded scores.
  *
  * Pure: no I/O after module load, no clock, no randomness, no environment.
@@ -106,6 +105,14 @@ export function incidentScore(R: number, scale: number): number {
   return R <= 0 ? 0 : 10 * (1 - Math.exp(-R / scale));
 }
 
+const INCIDENT_FLAGS = new WeakMap<DimModel, boolean[]>();
+/** Which of a model's features are incidents, worked out once per model (scoring is a hot path). */
+function incidentFlags(dim: Dim, m: DimModel): boolean[] {
+  let flags = INCIDENT_FLAGS.get(m);
+  if (flags === undefined) INCIDENT_FLAGS.set(m, (flags = m.features.map((f) => isIncident(dim, f))));
+  return flags;
+}
+
 /** The most evidence tone and structure alone can give a dimension (score 0.53): they rank, they do not flag. */
 export const TONE_ONLY = 0.15;
 
@@ -121,6 +128,7 @@ export function dimRaw(
   models: Models = MODELS,
 ): { raw: number; contrib: Map<string, number> } {
   const m = models[dim];
+  const incident = incidentFlags(dim, m);
   let iPos = 0,
     mPos = 0,
     neg = 0;
@@ -131,7 +139,7 @@ export function dimRaw(
     const v = features[name] ?? 0;
     if (w !== 0) contrib.set(name, w);
     if (w < 0) neg -= w * v;
-    else if (isIncident(dim, name)) iPos += w * v;
+    else if (incident[i]) iPos += w * v;
     else mPos += w * v;
   }
   return { raw: Math.max(0, iPos + Math.min(mPos, iPos + TONE_ONLY) - neg), contrib };
