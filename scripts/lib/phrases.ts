@@ -16,7 +16,7 @@
  *
  * Deterministic: no randomness; ties broken by the phrase text.
  */
-import { MAX_GRAM, type LearnedPhrases, wordsOf } from '../../src/scoring/learned.ts';
+import { MAX_GRAM, type LearnedPhrases, type Word, wordsOf } from '../../src/scoring/learned.ts';
 import { isOrdinaryDarkgpt, modelOf, topicOf, type Row } from './labeled.ts';
 
 export const MIN_DOCS = 10;
@@ -37,8 +37,7 @@ export interface PhraseExample {
 // Words are interned to ids once per process; rows keep id arrays (the data is read many times per eval).
 const VOCAB = new Map<string, number>();
 const WORDS: string[] = [];
-function idsOf(text: string): Int32Array {
-  const ws = wordsOf(text);
+function idsOf(ws: readonly Word[]): Int32Array {
   const out = new Int32Array(ws.length);
   for (let i = 0; i < ws.length; i++) {
     let id = VOCAB.get(ws[i]!.w);
@@ -69,11 +68,12 @@ interface RowWords {
   keys: Float64Array;
 }
 const CACHE = new WeakMap<Row, RowWords>();
+let responseWords: (r: Row) => readonly Word[] = (r) => wordsOf(r.response);
 function rowWords(r: Row): RowWords {
   let x = CACHE.get(r);
   if (x !== undefined) return x;
-  const response = idsOf(r.response),
-    prompt = idsOf(r.prompt);
+  const response = idsOf(responseWords(r)),
+    prompt = idsOf(wordsOf(r.prompt));
   const inPrompt = new Set<number>();
   for (let i = 0; i < prompt.length; i++)
     for (let n = 1; n <= MAX_GRAM && i + n <= prompt.length; n++) inPrompt.add(key(prompt, i, n));
@@ -99,9 +99,15 @@ function textOf(r: Row, k: number): string | undefined {
 
 /**
  * Learn one dimension's phrase table from its groups (each: replies with y = 1 or 0 within one
- * labelled set) and ordinary assistant replies (negatives).
+ * labelled set) and ordinary assistant replies (negatives). `words` gives a reply's words as the engine
+ * matches them (outside quotes and code); it must be the same function on every call of a process.
  */
-export function learnPhrases(groups: PhraseExample[][], ordinary: Row[]): LearnedPhrases {
+export function learnPhrases(
+  groups: PhraseExample[][],
+  ordinary: Row[],
+  words: (r: Row) => readonly Word[],
+): LearnedPhrases {
+  responseWords = words;
   const fitted = groups.filter((g) => g.some((e) => e.y === 1) && g.some((e) => e.y === 0));
   if (fitted.length === 0) return { grams: [], weights: [] };
   // candidates: phrases of positive replies

@@ -330,6 +330,8 @@ export interface Analysis {
   features: Record<Dim, Record<string, number>>;
   /** Spans for structural signals, by feature name. */
   structuralSpans: Record<string, { start: number; end: number }>;
+  /** Ranges of the response that are not the assistant's voice (quotes, code, blockquotes), sorted. */
+  masked: Range[];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1298,5 +1300,5 @@ export function analyze(prompt: string, response: string): Analysis {
     const span = sig.span?.(ctx);
     if (span !== undefined) structuralSpans[sig.id] = { start: span.start, end: span.end };
   }
-  return { sentences, hits, profile, applicable, features, structuralSpans };
+  return { sentences, hits, profile, applicable, features, structuralSpans, masked: ranges.masked };
 }

@@ -73,14 +73,27 @@ function tableOf(p: LearnedPhrases): Map<string, number> {
 }
 
 /**
- * The phrases of `phrases` in a reply's words, longest first and without overlaps, leaving out any
- * phrase the prompt also contains. `promptWords` is called at most once, on the first match.
+ * The words of a text outside `masked` ranges (sorted, as findMaskedRanges gives them): quoted text,
+ * code and blockquotes are not the assistant's voice, for learned phrases as for the lexicon.
  */
-export function matchPhrases(
-  phrases: LearnedPhrases,
-  words: readonly Word[],
-  promptText: () => string,
-): PhraseMatch[] {
+export function unmaskedWords(text: string, masked: readonly { start: number; end: number }[]): Word[] {
+  const all = wordsOf(text);
+  if (masked.length === 0) return all;
+  const out: Word[] = [];
+  let j = 0;
+  for (const w of all) {
+    while (j < masked.length && masked[j]!.end <= w.start) j++;
+    if (j < masked.length && masked[j]!.start < w.end) continue;
+    out.push(w);
+  }
+  return out;
+}
+
+/**
+ * The phrases of `phrases` in a reply's words, longest first and without overlaps, leaving out any
+ * phrase the prompt also contains. `promptText` is called at most once, on the first match.
+ */
+export function matchPhrases(phrases: LearnedPhrases, words: readonly Word[], promptText: () => string): PhraseMatch[] {
   const table = tableOf(phrases);
   if (table.size === 0) return [];
   const out: PhraseMatch[] = [];
