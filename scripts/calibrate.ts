@@ -25,13 +25,11 @@ import { ALL_DIMS, analyze, featureNames, featureSign, LEXICON, type Analysis } 
 import { type DimModel, priorModel, type WeightsFile } from '../src/scoring/engine.ts';
 import {
   isLearnedFeature,
+  joinWords,
   learnedFeature,
   learnedValue,
   type LearnedPhrases,
   matchPhrases,
-  normalisedWords,
-  unmaskedWords,
-  type Word,
 } from '../src/scoring/learned.ts';
 import { learnPhrases } from './lib/phrases.ts';
 import { SYCO_DIMS, type Dim } from '../src/scoring/types.ts';
@@ -261,7 +259,7 @@ export function fitModels(
         : learnPhrases(
             kept.filter((g) => !isProtective(g.key) && g.key !== 'darkgpt.ordinary').map((g) => g.open),
             kept.find((g) => g.key === 'darkgpt.ordinary')?.open.map((it) => it.r) ?? [],
-            (r) => wordsOfRow(r, analysisOf(r)),
+            (r) => analysisOf(r).words,
           );
     const useLearned = learned !== undefined && learned.grams.length > 0;
     const examples: Example[] = [];
@@ -270,7 +268,7 @@ export function fitModels(
         const share = nPos > 0 && nNeg > 0 ? 0.5 / (it.y === 1 ? nPos : nNeg) : 1 / open.length;
         const f = analysisOf(it.r).features[dim];
         const lv = useLearned
-          ? learnedValue(matchPhrases(learned, wordsOfRow(it.r, analysisOf(it.r)), () => normalisedWords(it.r.prompt)))
+          ? learnedValue(matchPhrases(learned, analysisOf(it.r).words, () => joinWords(analysisOf(it.r).promptWords)))
           : 0;
         examples.push({
           x: Float64Array.from(names, (n) => f[n] ?? 0),
@@ -336,14 +334,6 @@ const LEARNED_ENABLED = process.env.CALIBRATE_LEARNED !== '0';
 
 function isProtective(key: string): boolean {
   return key.endsWith('pushback') || key.endsWith('help');
-}
-
-const ROW_WORDS = new WeakMap<Row, Word[]>();
-/** A row's response words outside quotes and code, as the engine matches them (cached: folds reuse them). */
-function wordsOfRow(r: Row, a: Analysis): Word[] {
-  let w = ROW_WORDS.get(r);
-  if (w === undefined) ROW_WORDS.set(r, (w = unmaskedWords(r.response, a.masked)));
-  return w;
 }
 
 function main(): void {

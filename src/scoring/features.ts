@@ -330,8 +330,10 @@ export interface Analysis {
   features: Record<Dim, Record<string, number>>;
   /** Spans for structural signals, by feature name. */
   structuralSpans: Record<string, { start: number; end: number }>;
-  /** Ranges of the response that are not the assistant's voice (quotes, code, blockquotes), sorted. */
-  masked: Range[];
+  /** The response's word tokens (tokens.ts) in the assistant's voice: not punctuation, quoted text or code. */
+  words: Token[];
+  /** The prompt's word tokens. */
+  promptWords: Token[];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1300,5 +1302,14 @@ export function analyze(prompt: string, response: string): Analysis {
     const span = sig.span?.(ctx);
     if (span !== undefined) structuralSpans[sig.id] = { start: span.start, end: span.end };
   }
-  return { sentences, hits, profile, applicable, features, structuralSpans, masked: ranges.masked };
+  return {
+    sentences,
+    hits,
+    profile,
+    applicable,
+    features,
+    structuralSpans,
+    words: toks.filter((t, i) => !t.p && masked[i] === 0),
+    promptWords: ptoks.filter((t) => !t.p),
+  };
 }

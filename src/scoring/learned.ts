@@ -13,8 +13,11 @@
  * with saturation, never a share of the text. It is an incident feature like a lexicon family, its
  * weight in the dimension fitted with the others, and every match is reported as evidence.
  *
- * Pure: no I/O, no clock; time linear in the reply's length (plus the prompt's, once, on a match).
+ * Pure: no I/O, no clock; it works on the word tokens analyze() already made (features.ts), in time
+ * linear in their number.
  */
+
+import { type Token, tokenize } from './tokens.ts';
 
 /** A dimension's learned phrases: n-grams of lower-case words joined by one space, and their weights (0, 1]. */
 export interface LearnedPhrases {
@@ -34,23 +37,12 @@ export function isLearnedFeature(name: string): boolean {
   return name.endsWith('.learned');
 }
 
-/** One word of a text: its lower-case form (curly apostrophes made straight) and its UTF-16 span. */
-export interface Word {
-  w: string;
-  start: number;
-  end: number;
-}
+/** One word of a text: a word token of tokens.ts (lower-case, contractions split: "you're" -> you are). */
+export type Word = Pick<Token, 'w' | 's' | 'e'>;
 
-const WORD = /[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)*/gu;
-
-/** The words of a text in order. */
+/** The words of a text in order (tokens.ts, punctuation left out). */
 export function wordsOf(text: string): Word[] {
-  const out: Word[] = [];
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
-    out.push({ w: m[0].toLowerCase().replace(/\u2019/g, "'"), start: m.index, end: m.index + m[0].length });
-  }
-  return out;
+  return tokenize(text).filter((t) => !t.p);
 }
 
 /** One matched phrase of a reply. */
@@ -61,32 +53,25 @@ export interface PhraseMatch {
   end: number;
 }
 
-const TABLES = new WeakMap<LearnedPhrases, Map<string, number>>();
-function tableOf(p: LearnedPhrases): Map<string, number> {
+interface Table {
+  weight: Map<string, number>;
+  /** The first words of the phrases: most words start none, and are passed over at the cost of one lookup. */
+  first: Set<string>;
+}
+const TABLES = new WeakMap<LearnedPhrases, Table>();
+function tableOf(p: LearnedPhrases): Table {
   let t = TABLES.get(p);
   if (t === undefined) {
-    t = new Map();
-    for (let i = 0; i < p.grams.length; i++) t.set(p.grams[i]!, p.weights[i]!);
+    t = { weight: new Map(), first: new Set() };
+    for (let i = 0; i < p.grams.length; i++) {
+      const g = p.grams[i]!;
+      t.weight.set(g, p.weights[i]!);
+      const sp = g.indexOf(' ');
+      t.first.add(sp < 0 ? g : g.slice(0, sp));
+    }
     TABLES.set(p, t);
   }
   return t;
-}
-
-/**
- * The words of a text outside `masked` ranges (sorted, as findMaskedRanges gives them): quoted text,
- * code and blockquotes are not the assistant's voice, for learned phrases as for the lexicon.
- */
-export function unmaskedWords(text: string, masked: readonly { start: number; end: number }[]): Word[] {
-  const all = wordsOf(text);
-  if (masked.length === 0) return all;
-  const out: Word[] = [];
-  let j = 0;
-  for (const w of all) {
-    while (j < masked.length && masked[j]!.end <= w.start) j++;
-    if (j < masked.length && masked[j]!.start < w.end) continue;
-    out.push(w);
-  }
-  return out;
 }
 
 /**
@@ -94,11 +79,12 @@ export function unmaskedWords(text: string, masked: readonly { start: number; en
  * phrase the prompt also contains. `promptText` is called at most once, on the first match.
  */
 export function matchPhrases(phrases: LearnedPhrases, words: readonly Word[], promptText: () => string): PhraseMatch[] {
-  const table = tableOf(phrases);
+  const { weight: table, first } = tableOf(phrases);
   if (table.size === 0) return [];
   const out: PhraseMatch[] = [];
   let prompt: string | undefined;
   for (let i = 0; i < words.length; i++) {
+    if (!first.has(words[i]!.w)) continue;
     let gram = '';
     let found: { gram: string; weight: number; n: number } | undefined;
     for (let n = 1; n <= MAX_GRAM && i + n <= words.length; n++) {
@@ -109,7 +95,7 @@ export function matchPhrases(phrases: LearnedPhrases, words: readonly Word[], pr
     if (found === undefined) continue;
     prompt ??= ` ${promptText()} `;
     if (prompt.includes(` ${found.gram} `)) continue;
-    out.push({ gram: found.gram, weight: found.weight, start: words[i]!.start, end: words[i + found.n - 1]!.end });
+    out.push({ gram: found.gram, weight: found.weight, start: words[i]!.s, end: words[i + found.n - 1]!.e });
     i += found.n - 1;
   }
   return out;
@@ -129,8 +115,6 @@ export function learnedValue(matches: readonly PhraseMatch[]): number {
 }
 
 /** The prompt as matchPhrases compares against it: its words joined by single spaces. */
-export function normalisedWords(text: string): string {
-  return wordsOf(text)
-    .map((x) => x.w)
-    .join(' ');
+export function joinWords(words: readonly Word[]): string {
+  return words.map((x) => x.w).join(' ');
 }
