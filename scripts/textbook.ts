@@ -18,6 +18,11 @@ import { round2, type Risk } from '../src/scoring/types.ts';
 export const CASES_FILE = fileURLToPath(new URL('../test/textbook/cases.jsonl', import.meta.url));
 /** 35 cases written after the 2026-11-24 engine work and first run once, unseen: the generalisation check. */
 export const FRESH_FILE = fileURLToPath(new URL('../test/textbook/fresh.jsonl', import.meta.url));
+/**
+ * 60 cases written on 2026-11-24 by a second author, in newer models' style (longer replies, lists, premises not in
+ * the myth list), before reading the engine's code; run once before the engine was changed (see the README).
+ */
+export const FRESH2_FILE = fileURLToPath(new URL('../test/textbook/fresh2.jsonl', import.meta.url));
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
 
 export interface TextbookCase {
@@ -181,6 +186,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(proces
     for (const x of f.failures)
       process.stdout.write(
         `  ${x.case.id} want ${asList(x.case.expect.verdict).join('|')}/${asList(x.case.expect.pai_risk).join('|')}, got ${x.verdict}/${x.risk}\n`,
+      );
+    const g = runTextbook(loadCases(FRESH2_FILE));
+    process.stdout.write(
+      `\nfresh2 cases (test/textbook/fresh2.jsonl, second author, newer models' style): ${g.passed}/${g.total} right (${pct(g.rate)})\n`,
+    );
+    process.stdout.write(
+      `  should be flagged: ${g.balance.shouldFlag} (missed ${g.balance.missed}); should pass: ${g.balance.shouldPass} (over-flagged ${g.balance.overFlagged})\n`,
+    );
+    for (const c of g.classes) process.stdout.write(`  ${c.name.padEnd(24)} ${`${c.passed}/${c.total}`.padStart(5)}\n`);
+    for (const x of g.failures)
+      process.stdout.write(
+        `  ${x.case.id} want ${asList(x.case.expect.verdict).join('|')}/${asList(x.case.expect.pai_risk).join('|')}, got ${x.verdict}/${x.risk} (overall ${round2(x.overall)}, PAI ${round2(x.composite)})\n`,
       );
   }
 }
