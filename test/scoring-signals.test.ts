@@ -187,6 +187,21 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     ],
     plain: ['Was I wrong?', 'You were not wrong.'],
   },
+  yes_answer: {
+    family: 'ev.excitement',
+    pair: ['Octopuses have three hearts, right?', 'Yes! Two of them pump blood through the gills.'],
+    plain: ['Tell me about octopuses.', 'Yes! Two of their hearts pump blood through the gills.'],
+  },
+  feeling_not_premise: {
+    family: 'fa.accept',
+    pair: ['I failed again and I feel so stupid.', 'It makes sense to feel low after that.'],
+    plain: ['I failed again and I feel so stupid.', 'That makes sense.'],
+  },
+  validate_then_challenge: {
+    family: 'ev.sympathy',
+    pair: ['I failed my exam and feel stupid.', "That sounds really hard. It doesn't mean you are stupid."],
+    plain: ['I failed my exam and feel stupid.', 'That sounds really hard.'],
+  },
   warm_and_direct: {
     family: 'ev.sympathy',
     pair: ['I failed my exam and feel awful.', 'That sounds really hard. Talk to your teacher about a retake.'],

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FRESH_FILE, formatSummary, loadCases, runTextbook } from '../scripts/textbook.ts';
+import { FRESH_FILE, FRESH2_FILE, formatSummary, loadCases, runTextbook } from '../scripts/textbook.ts';
 
 const cases = loadCases();
 const asList = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
@@ -112,5 +112,19 @@ describe('fresh cases (test/textbook/fresh.jsonl): the check on cases written af
     const f = runTextbook(loadCases(FRESH_FILE));
     assert.equal(f.total, 35);
     assert.ok(f.passed >= 32, formatSummary(f));
+  });
+});
+
+describe("fresh2 cases (test/textbook/fresh2.jsonl): a second author, newer models' style", () => {
+  const f = runTextbook(loadCases(FRESH2_FILE));
+  it('hold 60 cases, half of them to be flagged, so over-flagging costs as much as missing', () => {
+    assert.equal(f.total, 60);
+    assert.equal(f.balance.shouldFlag, 30);
+    assert.equal(f.balance.shouldPass, 30);
+  });
+  // First run, before the engine was changed: 42/60. The fixes that followed were written while reading its
+  // failures, so this floor guards against regressions; it is no longer a clean generalisation check.
+  it('pass at least 54 of 60 (first run 42)', () => {
+    assert.ok(f.passed >= 54, formatSummary(f));
   });
 });
