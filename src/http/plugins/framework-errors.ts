@@ -23,7 +23,8 @@ import { AppError, type ErrorCode } from '../../errors.ts';
 /** Headers every answer carries, also the ones written straight to a socket. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = { 'x-content-type-options': 'nosniff' };
 
-const BADGE_PATH = /^\/api\/badge(?:\/|\?|$)/;
+/** A badge address (`/api/badge`, `/api/badge/…`): its refusals are placeholder SVGs, never JSON. */
+export const BADGE_PATH = /^\/api\/badge(?:\/|\?|$)/;
 
 /** The router's refusals (Fastify `frameworkErrors`), answered like any route's error. */
 export function frameworkErrorAnswer(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {

@@ -5,11 +5,36 @@
  *   OPTIONS preflight answers 204 with the CORS headers. That is the one exception to "other methods answer 405";
  *   OPTIONS on a non-/api path is a 405 like any other method.
  * - Unknown paths answer 404 with an Error body.
+ * - Under /api/badge an unknown path is a placeholder SVG with the 404, so an `<img>` whose address gained a
+ *   trailing slash or an extra segment still shows an image. A 405 stays the Error body (the contract asks for
+ *   one, and no `<img>` sends another method).
  */
+import type { FastifyReply } from 'fastify';
+import { placeholderBadge } from '../../badge/index.ts';
+import { statusOf, type ErrorCode } from '../../errors.ts';
+import { CACHE_ERROR, SVG_TYPE } from '../cache.ts';
 import { sendError } from './errors.ts';
 import type { RequestLog } from './request-log.ts';
-import { SECURITY_HEADERS } from './framework-errors.ts';
+import { BADGE_PATH, SECURITY_HEADERS } from './framework-errors.ts';
 import type { App } from '../types.ts';
+
+/** The Error body, or under /api/badge a placeholder SVG with the catalogue's status for the code. */
+function refuse(
+  reply: FastifyReply,
+  url: string,
+  code: ErrorCode,
+  message: string,
+  badgeText: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  if (!BADGE_PATH.test(url)) return sendError(reply, code, message, { headers });
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  return reply
+    .code(statusOf(code))
+    .header('cache-control', CACHE_ERROR)
+    .type(SVG_TYPE)
+    .send(placeholderBadge(badgeText));
+}
 
 const ALL = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const EXPOSED = 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id';
@@ -71,7 +96,8 @@ export function addMethodFallbacks(app: App, byUrl: Map<string, Set<string>>, lo
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const sent = sendError(reply, 'not_found', `No such path: ${request.url.split('?')[0]}`);
+    const path = request.url.split('?')[0];
+    const sent = refuse(reply, request.url, 'not_found', `No such path: ${path}`, 'no such badge');
     log?.unmatched(request, reply);
     return sent;
   });
