@@ -149,6 +149,28 @@ describe('submit', () => {
     });
   }
 
+  it('echoes every field the shape requires in `required`: vendor for the core body, provider and model_slug for the alternate', async () => {
+    const core = await post({ model_name: 'm', api_endpoint: 'https://a.example/v1', contact_email: 'a@example.com' });
+    assert.equal(core.statusCode, 400);
+    assert.match(core.json().error, /vendor/);
+    assert.deepEqual(Object.keys(core.json().required).sort(), [
+      'api_endpoint',
+      'contact_email',
+      'model_name',
+      'vendor',
+    ]);
+    const alt = await post({ ...good, vendor: undefined, provider: 'P' });
+    assert.equal(alt.statusCode, 400);
+    assert.match(alt.json().error, /model_slug/);
+    assert.deepEqual(Object.keys(alt.json().required).sort(), [
+      'api_endpoint',
+      'contact_email',
+      'model_name',
+      'model_slug',
+      'provider',
+    ]);
+  });
+
   it('counts refused input against the limit, and a spoofed X-Forwarded-For never resets it', async () => {
     const ip = freshIp();
     const codes = [];
