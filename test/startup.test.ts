@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { AuditLog } from '../src/audit/log.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { sealReport } from '../src/domain/reports.ts';
 import { Readiness, certifyWithRetry } from '../src/startup.ts';
 import { SqliteStore } from '../src/store/index.ts';
@@ -80,6 +81,34 @@ describe('start-up errors are one clear line', () => {
     assertOneLine(r, /SVC_SIGNING_KEY/);
     assert.equal(r.code, 2);
     assert.doesNotMatch(r.stderr, /secret-value/);
+  });
+});
+
+describe('every documented setting refuses a bad value, naming the variable', () => {
+  // README, Configuration: "a bad value stops start-up with a message naming the variable".
+  for (const [env, pattern] of [
+    // Checked even while no model is configured: a typo is found when it is made, not when SVC_LLM_URL is set.
+    [{ SVC_LLM_TIMEOUT_MS: 'abc' }, /^SVC_LLM_TIMEOUT_MS must be an integer from 1000 to 600000$/],
+    [{ SVC_LLM_CONCURRENCY: '0' }, /^SVC_LLM_CONCURRENCY must be an integer from 1 to 64$/],
+    // Addresses mail is sent to or from: a value that is not one would fail every send, silently (email_sent: false).
+    [{ SVC_ADMIN_EMAIL: 'nope' }, /^SVC_ADMIN_EMAIL must be an email address/],
+    [{ SVC_ADMIN_EMAIL: 'a@b.example, c@d.example' }, /^SVC_ADMIN_EMAIL must be an email address/],
+    [{ SVC_EMAIL_FROM: 'svc noreply' }, /^SVC_EMAIL_FROM must be an email address or "Name <address>"/],
+    [{ SVC_EMAIL_FROM: 'svc <noreply@x.example>\r\nBcc: a@b.example' }, /^SVC_EMAIL_FROM must be/],
+  ] as const) {
+    it(JSON.stringify(env), () => {
+      assert.throws(
+        () => loadConfig(env),
+        (err) => err instanceof ConfigError && pattern.test(err.message),
+      );
+    });
+  }
+
+  it('keeps accepting the documented forms', () => {
+    for (const from of ['svc <noreply@localhost>', 'noreply@svc.test', '"svc bot" <noreply@svc.test>'])
+      assert.equal(loadConfig({ SVC_EMAIL_FROM: from }).email.from, from);
+    assert.equal(loadConfig({ SVC_ADMIN_EMAIL: 'admin@svc.test' }).email.admin, 'admin@svc.test');
+    assert.equal(loadConfig({ SVC_LLM_TIMEOUT_MS: '5000' }).llm, undefined);
   });
 });
 
