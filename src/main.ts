@@ -22,6 +22,9 @@ import { checkRedisDurability, certifyWithRetry, listenErrorMessage, Readiness, 
 import { createStore, RedisStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 
+/** The settings that choose the metrics address, named in its listen errors. */
+const METRICS_VARS = { port: 'SVC_METRICS_PORT', host: 'SVC_METRICS_HOST' };
+
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: Config;
   try {
@@ -138,7 +141,7 @@ async function serve(config: Config): Promise<void> {
   else if (config.metrics) {
     await startMetricsServer(config.metrics.port, config.metrics.host).catch((err: NodeJS.ErrnoException) => {
       throw new StartupError(
-        `cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${listenErrorMessage(err, config.metrics!.host, config.metrics!.port)}`,
+        `cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${listenErrorMessage(err, config.metrics!.host, config.metrics!.port, METRICS_VARS)}`,
       );
     });
   }

@@ -67,6 +67,18 @@ describe('start-up errors are one clear line', () => {
     }
   });
 
+  it('a metrics port in use names SVC_METRICS_PORT, not PORT', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const r = await serveFails({ SVC_METRICS_PORT: String(port), SVC_EVAL_WORKER: 'false' });
+      assertOneLine(r, new RegExp(`port ${port} .*already in use \\(set SVC_METRICS_PORT to a free port`));
+    } finally {
+      blocker.close();
+    }
+  });
+
   it('a missing SVC_DATASET', async () => {
     assertOneLine(await serveFails({ SVC_DATASET: '/nonexistent/leaderboard.json' }), /SVC_DATASET=.* does not exist/);
   });
