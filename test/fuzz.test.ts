@@ -48,7 +48,17 @@ const ENDPOINTS: [string, string][] = [
   ['GET', '/docs'],
   ['GET', '/assets/:name'],
 ];
-const HTML_PAGES = new Set(['/', '/models/:slug', '/try', '/submit', '/waitlist', '/docs', '/assets/:name']);
+// The report page answers an unknown or ambiguous id with an HTML page when HTML is wanted (JSON on request).
+const HTML_PAGES = new Set([
+  '/',
+  '/models/:slug',
+  '/try',
+  '/submit',
+  '/waitlist',
+  '/docs',
+  '/assets/:name',
+  '/report/:id',
+]);
 
 const FIELDS = [
   'prompt',
