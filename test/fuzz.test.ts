@@ -48,7 +48,8 @@ const ENDPOINTS: [string, string][] = [
   ['GET', '/docs'],
   ['GET', '/assets/:name'],
 ];
-// The report page answers an unknown or ambiguous id with an HTML page when HTML is wanted (JSON on request).
+// The report and submission-status pages answer an unknown id or token with an HTML page when HTML is wanted
+// (the Error body on request).
 const HTML_PAGES = new Set([
   '/',
   '/models/:slug',
@@ -58,6 +59,7 @@ const HTML_PAGES = new Set([
   '/docs',
   '/assets/:name',
   '/report/:id',
+  '/submissions/:token',
 ]);
 
 const FIELDS = [

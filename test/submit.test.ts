@@ -87,6 +87,18 @@ describe('submit', () => {
     assert.equal((await t.app.inject('/submissions/short')).statusCode, 400);
   });
 
+  it('answers an unknown status link with an HTML page (a person clicked it), and with the Error body for ?format=json', async () => {
+    const page = await t.app.inject(`/submissions/${'A'.repeat(32)}`);
+    assert.equal(page.statusCode, 404);
+    assert.match(page.headers['content-type'] as string, /^text\/html/);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    assert.equal(page.headers['referrer-policy'], 'no-referrer');
+    assert.match(page.body, /<html[^>]*>[\s\S]*No submission has this status link/);
+    const data = await t.app.inject(`/submissions/${'A'.repeat(32)}?format=json`);
+    assert.equal(data.statusCode, 404);
+    assert.equal(data.json().code, 'not_found');
+  });
+
   it('gives simultaneous submissions distinct ids', async () => {
     const rs = await Promise.all(Array.from({ length: 8 }, () => post(good)));
     const ids = rs.map((r) => r.json().id);
