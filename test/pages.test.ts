@@ -237,6 +237,15 @@ describe('forms without JavaScript', () => {
     assert.match(res.body, /id="contact_email-error">Enter an email address/);
     assert.match(res.body, /value="&lt;b&gt;x&lt;\/b&gt;"/);
     assert.doesNotMatch(res.body, /model_name-error/);
+    const notUrl = await post('/submit', {
+      ...{ model_name: 'm', vendor: 'v', contact_email: 'a@example.com' },
+      api_endpoint: 'api.example.com',
+    });
+    assert.equal(notUrl.statusCode, 400);
+    assert.match(
+      notUrl.body,
+      /id="api_endpoint-error">Enter an http\(s\) URL such as https:\/\/api\.example\.com\/v1\./,
+    );
   });
 
   it('/submit queues a good submission through the same domain function as the API', async () => {

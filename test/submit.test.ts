@@ -135,6 +135,16 @@ describe('submit', () => {
   for (const bad of ['plainaddress', '@example.com', 'a@', 'a b@example.com', 'a@example.com\nBcc: x@example.com']) {
     cases.push([`invalid email ${JSON.stringify(bad)}`, { ...good, contact_email: bad }, 400]);
   }
+  // An endpoint the evaluation could never call is refused now, not failed by the worker later.
+  for (const endpoint of [
+    'not a url',
+    'ftp://models.example/v1',
+    'api.example.com/v1',
+    'javascript:alert(1)',
+    'https://',
+  ])
+    cases.push([`api_endpoint ${JSON.stringify(endpoint)}`, { ...good, api_endpoint: endpoint }, 400]);
+  cases.push(['api_endpoint http with a port', { ...good, api_endpoint: 'http://10.0.0.5:8000/v1' }, 200]);
   cases.push(['non-JSON body', '{"model_name": ', 400]);
   cases.push(['empty body', '', 400]);
   cases.push(['a JSON array', '[]', 400]);
