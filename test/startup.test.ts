@@ -21,7 +21,7 @@ import { makeApp, silentLog, tmpDir } from './helpers.ts';
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 
-async function serveFails(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+async function serveFails(env: Record<string, string>): Promise<{ code: number; stderr: string; stdout: string }> {
   const dir = tmpDir('svc-start-');
   try {
     await run(process.execPath, ['bin/svc.js', 'serve'], {
@@ -38,9 +38,9 @@ async function serveFails(env: Record<string, string>): Promise<{ code: number; 
     });
     throw new Error('svc serve started although it should have refused');
   } catch (err) {
-    const e = err as { code?: number; stderr?: string };
+    const e = err as { code?: number; stderr?: string; stdout?: string };
     if (typeof e.code !== 'number') throw err;
-    return { code: e.code, stderr: e.stderr ?? '' };
+    return { code: e.code, stderr: e.stderr ?? '', stdout: e.stdout ?? '' };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -76,6 +76,22 @@ describe('start-up errors are one clear line', () => {
       assertOneLine(r, new RegExp(`port ${port} .*already in use \\(set SVC_METRICS_PORT to a free port`));
     } finally {
       blocker.close();
+    }
+  });
+
+  it('a Redis that does not answer: named (without credentials), not mistaken for one that refuses CONFIG', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    for (const durability of ['warn', 'require']) {
+      const r = await serveFails({
+        SVC_STORE_URL: `redis://user:s3cret@127.0.0.1:${port}/3`,
+        SVC_REDIS_DURABILITY: durability,
+      });
+      assertOneLine(r, new RegExp(`SVC_STORE_URL=redis://127\\.0\\.0\\.1:${port}/3 did not answer`));
+      assert.doesNotMatch(r.stderr + r.stdout, /s3cret/);
+      assert.doesNotMatch(r.stderr + r.stdout, /persistence could not be checked|CONFIG GET refused/);
     }
   });
 
