@@ -13,7 +13,7 @@ import {
   makeClientErrorHandler,
   makeExpectationHandler,
 } from './http/plugins/framework-errors.ts';
-import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
+import { addMethodFallbacks, collectRoutes, knowAllMethods } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
 import { HotCache, registerHotCache } from './http/plugins/hot-cache.ts';
@@ -83,6 +83,7 @@ export async function buildApp(input: AppDeps): Promise<App> {
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
   await registerOpenApi(app, config);
+  knowAllMethods(app);
   const routes = collectRoutes(app);
   await app.register(async (scope) => registerRoutes(scope as App, deps));
   addMethodFallbacks(app, routes, requestLog);
