@@ -83,6 +83,26 @@ export function makeClientErrorHandler(newId: () => string) {
   };
 }
 
+/**
+ * An HTTP/1.1 request without a Host header (RFC 9112 §3.2 requires one). Node would refuse it itself with a
+ * bare 400 and an empty chunked body, so the server is made with requireHostHeader: false and this answers it
+ * with the Error body instead. True when it answered.
+ */
+export function refuseMissingHost(req: http.IncomingMessage, res: http.ServerResponse, newId: () => string): boolean {
+  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false;
+  const e = new AppError('bad_request', 'An HTTP/1.1 request needs a Host header');
+  const body = JSON.stringify(e.toBody());
+  res.writeHead(e.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': newId(),
+    ...SECURITY_HEADERS,
+    connection: 'close',
+  });
+  res.end(body);
+  return true;
+}
+
 /** `Expect:` with anything but 100-continue (Node's 'checkExpectation' event): 417 with the Error body. */
 export function makeExpectationHandler(newId: () => string) {
   return (req: http.IncomingMessage, res: http.ServerResponse): void => {
