@@ -48,7 +48,7 @@ export function knowAllMethods(app: App): void {
   const known = new Set(app.supportedMethods);
   for (const m of ALL) if (!known.has(m)) app.addHttpMethod(m);
 }
-const EXPOSED = 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id';
+const EXPOSED = 'ETag, Retry-After, RateLimit, RateLimit-Policy, Svc-Allowance, X-Request-Id';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, If-None-Match';
 
 /** Call before routes are registered: starts collecting each path's methods. */
