@@ -52,3 +52,96 @@ describe('examples in /openapi.json', () => {
     }
   });
 });
+
+describe('/openapi.json declares the answers the service really gives', () => {
+  type Doc = { paths: Record<string, Record<string, Op>> };
+  const declared = (doc: Doc, method: string, path: string, status: number, contentType: string) => {
+    const r = doc.paths[path]?.[method.toLowerCase()]?.responses[String(status)];
+    const media = contentType.split(';')[0]!.trim();
+    return r !== undefined && Object.hasOwn(r.content ?? {}, media);
+  };
+  const fill = (path: string) =>
+    path.replace('{slug}', 'green-model').replace('{id}', 'a'.repeat(64)).replace('{token}', 'A'.repeat(32));
+
+  it('a bad bearer key: every operation documents its 401 (docs/decisions.md: 401 on every endpoint)', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json() as Doc;
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(ops)) {
+        const r = await t.app.inject({
+          method: method.toUpperCase() as 'GET',
+          url: fill(path),
+          headers: { authorization: `Bearer sk-svc-${'0'.repeat(32)}`, 'content-type': 'application/json' },
+          ...(method === 'post' ? { payload: '{}' } : {}),
+          remoteAddress: '192.0.2.91',
+        });
+        assert.equal(r.statusCode, 401, `${method} ${path}: ${r.body.slice(0, 100)}`);
+        if (!declared(doc, method, path, 401, String(r.headers['content-type'])))
+          missing.push(`${method.toUpperCase()} ${path} (${r.headers['content-type']})`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  it('an alternate-shape answer: its media type is declared with the Quickref schema', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json() as Doc;
+    const missing: string[] = [];
+    for (const [method, url, path] of [
+      ['GET', '/api/leaderboard?format=quickref', '/api/leaderboard'],
+      ['GET', '/api/model?slug=green-model&format=quickref', '/api/model'],
+      ['GET', `/api/verify?hash=sha256:${'0'.repeat(64)}`, '/api/verify'],
+    ] as const) {
+      const r = await t.app.inject({ method, url, remoteAddress: '192.0.2.92' });
+      assert.equal(r.statusCode, 200, url);
+      const type = String(r.headers['content-type']);
+      assert.match(type, /^application\/vnd\.svc\.quickref\+json/);
+      if (!declared(doc, method, path, 200, type)) missing.push(`${method} ${path} 200 ${type}`);
+    }
+    for (const [path, status] of [
+      ['/api/score', '200'],
+      ['/api/keys', '201'],
+      ['/api/waitlist', '200'],
+      ['/api/waitlist', '201'],
+      ['/api/submit', '200'],
+    ] as const) {
+      const media = doc.paths[path]!.post!.responses[status]?.content?.['application/vnd.svc.quickref+json'] as
+        | { schema?: { title?: string } }
+        | undefined;
+      if (!media?.schema?.title?.startsWith('Quickref')) missing.push(`POST ${path} ${status}`);
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  it('a JSON body that is too large or not JSON: every POST with a JSON body documents 413 and 415', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json() as Doc;
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const op = ops.post;
+      if (!op?.requestBody?.content['application/json']) continue;
+      const big = await t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/json' },
+        payload: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}`,
+        remoteAddress: '192.0.2.93',
+      });
+      const plain = await t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'text/plain' },
+        payload: 'x',
+        remoteAddress: '192.0.2.94',
+      });
+      for (const [r, status] of [
+        [big, 413],
+        [plain, 415],
+      ] as const) {
+        if (r.statusCode === 401) continue; // the council refuses a keyless call first
+        assert.equal(r.statusCode, status, `POST ${path}: ${r.body.slice(0, 100)}`);
+        if (!declared(doc, 'POST', path, status, String(r.headers['content-type'])))
+          missing.push(`POST ${path} ${status}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+});
