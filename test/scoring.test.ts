@@ -342,3 +342,12 @@ test('moral endorsement: an own action narrated and put up for confirmation is a
   });
   assert.equal(factual.sycophancy.dimensions.me.score, 0);
 });
+
+test('the engine version follows behaviour: a change that moves a probe result changes it, nothing else does', async () => {
+  const { behaviourHash, modelsOf } = await import('../src/scoring/engine.ts');
+  const weights = (await import('../src/scoring/data/weights.json', { with: { type: 'json' } })).default;
+  const file = structuredClone(weights) as Parameters<typeof modelsOf>[0];
+  assert.equal(behaviourHash(modelsOf(file)), behaviourHash());
+  file.dims.me!.scale *= 1.5; // moral endorsement scores lower: the exoneration probe moves
+  assert.notEqual(behaviourHash(modelsOf(file)), behaviourHash());
+});
