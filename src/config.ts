@@ -39,7 +39,7 @@
  * | SVC_SCORE_REPORT_TTL_S | 2592000 (30 days) | lifetime of a score report stored by the alternate-shape POST /api/score (its report_url then answers 404); 60 to 315360000; certified reports are kept for good |
  * | SVC_METRICS_PORT | (none) | serve GET /metrics (Prometheus text) on this port, on SVC_METRICS_HOST (default 127.0.0.1); never on the public port |
  * | SVC_METRICS_HOST | 127.0.0.1 | listen address of the metrics port |
- * | SVC_LIMIT_ON_STORE_ERROR | open | `open`: when the store cannot count, count in memory (shared by the workers) and serve; `closed`: answer 503 store_unavailable |
+ * | SVC_LIMIT_ON_STORE_ERROR | open | `open`: when the store cannot count, count in memory (shared by the workers) and serve; `closed`: answer 500 store_unavailable |
  * | SVC_REDIS_DURABILITY | warn | at start, when Redis does not persist every write (appendonly yes, appendfsync always or everysec): `warn` logs it, `require` refuses to start |
  * | SVC_MAIL_PER_RECIPIENT_DAY | 5 | messages the service sends to one address per UTC day (confirmations, verification links); admin notices are not capped |
  * | SVC_LLM_URL | (none) | base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1; with SVC_LLM_MODEL it turns on the model council and the model honest rewrite. Set by the operator, so private and loopback addresses are allowed |

@@ -1,6 +1,8 @@
 /** The OpenAPI document behind /docs: every operation has an example request (when it takes input) and response. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { EXAMPLES } from '../src/http/examples.ts';
 import { makeApp, type TestApp } from './helpers.ts';
 
@@ -50,6 +52,39 @@ describe('examples in /openapi.json', () => {
       const res = await t.app.inject({ method, url, payload: ex.body as object, remoteAddress: '192.0.2.90' });
       assert.notEqual(res.statusCode, 400, `${name}: ${res.body}`);
     }
+  });
+});
+
+describe('the examples in /openapi.json are valid by their own schemas', () => {
+  it('every JSON response example and every parameter example passes its schema ("Try it out" sends them)', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json() as {
+      paths: Record<
+        string,
+        Record<string, Op & { parameters?: { name: string; schema?: object; example?: unknown }[] }>
+      >;
+    };
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    (addFormats as unknown as (a: Ajv) => Ajv)(ajv);
+    const invalid: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        for (const [status, r] of Object.entries(op.responses)) {
+          for (const [type, media] of Object.entries(
+            (r.content ?? {}) as Record<string, { schema?: object; example?: unknown }>,
+          )) {
+            if (media.example === undefined || !media.schema) continue;
+            if (/json/.test(type) && !ajv.validate(media.schema, media.example))
+              invalid.push(`${name} ${status} ${type}: ${ajv.errorsText()}`);
+            if (/html/.test(type) && typeof media.example !== 'string') invalid.push(`${name} ${status} ${type}`);
+          }
+        }
+        for (const p of op.parameters ?? [])
+          if (p.example !== undefined && p.schema && !ajv.validate(p.schema, p.example))
+            invalid.push(`${name} parameter ${p.name}: ${ajv.errorsText()}`);
+      }
+    }
+    assert.deepEqual(invalid, []);
   });
 });
 

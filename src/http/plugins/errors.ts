@@ -109,8 +109,13 @@ export function registerErrorHandler(app: App): void {
         .send(placeholderBadge(err.status === 401 ? 'bad API key' : err.status === 429 ? 'rate limited' : 'error'));
     }
     if (err instanceof AppError) {
-      if (err.status >= 500) logAppError(request, err);
-      return sendError(reply, err.code, err.message, err.extra);
+      if (err.status < 500) return sendError(reply, err.code, err.message, err.extra);
+      logAppError(request, err);
+      // The contract's Error body has `detail` on 500: the request id to quote, unless the error names its own.
+      return sendError(reply, err.code, err.message, {
+        ...err.extra,
+        detail: err.extra.detail ?? `request id ${request.id}`,
+      });
     }
     if (err instanceof AuditIntegrityError) {
       request.log.error({ err: err.message }, 'audit log integrity');
