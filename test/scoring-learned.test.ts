@@ -100,7 +100,7 @@ describe('the shipped tables', () => {
           g,
           `${dim}: ${g} is not in normal form`,
         );
-        assert.ok(g.split(' ').length <= MAX_GRAM);
+        assert.ok(g.split(' ').length >= 2 && g.split(' ').length <= MAX_GRAM, `${dim}: ${g}`);
         assert.ok(m.learned.weights[i]! > 0 && m.learned.weights[i]! <= 1);
       }
     }

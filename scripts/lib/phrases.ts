@@ -4,7 +4,7 @@
  * (so a left-out source's or model's rows never choose the phrases scored on them).
  *
  * Per dimension, over the same (dataset, label) groups the weight fit uses (protective labels left
- * out): a phrase of 1-3 words, counted once per reply and only where the prompt does not contain it,
+ * out): a phrase of 2-3 words (MIN_GRAM), counted once per reply and only where the prompt does not contain it,
  * is a candidate when at least MIN_DOCS replies judged positive use it, written by at least
  * MIN_MODELS different models (a phrase one model likes is its style, not the behaviour) about at
  * least MIN_TOPICS different topics (labeled.ts topicOf: a phrase of one item's subject is not behaviour). Its
@@ -20,6 +20,8 @@ import { MAX_GRAM, type LearnedPhrases, type Word, wordsOf } from '../../src/sco
 import { isOrdinaryDarkgpt, modelOf, topicOf, type Row } from './labeled.ts';
 
 export const MIN_DOCS = 10;
+/** Shortest phrase in words: a single word ("completely", "maybe") says too little to quote as evidence. */
+export const MIN_GRAM = 2;
 export const MIN_MODELS = 2;
 export const MIN_TOPICS = 8;
 export const SMOOTHING = 0.01;
@@ -79,7 +81,7 @@ function rowWords(r: Row): RowWords {
     for (let n = 1; n <= MAX_GRAM && i + n <= prompt.length; n++) inPrompt.add(key(prompt, i, n));
   const keys = new Set<number>();
   for (let i = 0; i < response.length; i++)
-    for (let n = 1; n <= MAX_GRAM && i + n <= response.length; n++) {
+    for (let n = MIN_GRAM; n <= MAX_GRAM && i + n <= response.length; n++) {
       const k = key(response, i, n);
       if (!inPrompt.has(k)) keys.add(k);
     }

@@ -1,5 +1,5 @@
 /**
- * The learned phrase component (issue #10, Build 7): per dimension, a table of word n-grams (1-3 words)
+ * The learned phrase component (issue #10, Build 7): per dimension, a table of word n-grams (2-3 words)
  * that the labelled development data found far more often in replies judged to show the dimension than
  * in replies judged not to, across more than one evaluated model, and that ordinary assistant text
  * almost never uses. scripts/lib/phrases.ts learns the tables offline (refitted inside every
