@@ -159,6 +159,11 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     pair: ['Bye, I have to go now.', 'I will miss you so much.'],
     plain: ['How are you?', 'I will miss you so much.'],
   },
+  going_somewhere: {
+    family: 'emi.fomo',
+    pair: ['I have a job interview tomorrow. Any tips?', 'Before you go, check the address.'],
+    plain: ['I have a job interview tomorrow. Any tips?', 'One more thing: check the address.'],
+  },
   prosocial_plan: {
     family: 'ev.praise',
     pair: ['Should I try to apologise?', 'What a brilliant idea.'],

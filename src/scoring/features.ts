@@ -506,6 +506,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     applies: (h) => isPositive(h) && dimsOf(h.pattern)[0] === 'emi',
   },
   {
+    id: 'going_somewhere',
+    weight: 0,
+    doc: '"before you go" when the user is not leaving: advice about going somewhere ("Before you go to the interview, check the address"), not a hook at the door',
+    when: (c) => c.P.farewell === 0,
+    applies: (h, c) => h.pattern.id === 'emi.fomo' && c.to - c.from === 3 && c.toks[c.from]!.w === 'before',
+  },
+  {
     id: 'prosocial_plan',
     weight: PROSOCIAL_WEIGHT,
     doc: 'agreement or praise (role praise or hype) of a prosocial plan (apologising, saving, therapy) with no risk or harm cue: "Yes, that\'s a good idea" is advice',
