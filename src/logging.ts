@@ -14,6 +14,7 @@ import { LogSink } from './log-sink.ts';
 export type Logger = pino.Logger;
 
 let destination: LogSink | undefined;
+let exitHook = false;
 
 export function createLogger(level: string, dest: number | string = 1): Logger {
   const sink = new LogSink(dest, { minLength: 16 * 1024, flushMs: 250 });
@@ -21,7 +22,11 @@ export function createLogger(level: string, dest: number | string = 1): Logger {
   // A log that cannot be written (its reader went away: EPIPE) loses lines; it must not take the service down
   // with an unhandled 'error' event.
   sink.on('error', () => {});
-  process.once('exit', () => sink.flushSync());
+  if (!exitHook) {
+    // What an exit without flushLogs() left (process.exit from elsewhere): written synchronously, best effort.
+    exitHook = true;
+    process.once('exit', () => destination?.flushSync());
+  }
   return pino({ level }, sink as unknown as pino.DestinationStream);
 }
 

@@ -112,3 +112,21 @@ it('reports a reader that went away as an error and a failed flush, without thro
   fs.closeSync(fd);
   fs.rmSync(dir, { recursive: true });
 });
+
+it('writes what is gathered when the process exits without a flush', async () => {
+  const dir = tmpDir();
+  const file = path.join(dir, 'a.log');
+  const script = path.join(dir, 'exit.ts');
+  const logging = path.resolve(import.meta.dirname, '../src/logging.ts');
+  fs.writeFileSync(
+    script,
+    `import { createLogger } from ${JSON.stringify(logging)};\nconst log = createLogger('info', ${JSON.stringify(file)});\nlog.info({ n: 1 }, 'last words');\nprocess.exit(3);\n`,
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 3);
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+  assert.equal(lines.length, 1);
+  assert.equal((JSON.parse(lines[0]!) as { msg: string }).msg, 'last words');
+  fs.rmSync(dir, { recursive: true });
+});
