@@ -22,7 +22,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ALL_DIMS, analyze, featureNames, featureSign, LEXICON, type Analysis } from '../src/scoring/features.ts';
-import { priorModel, type DimModel, type WeightsFile } from '../src/scoring/engine.ts';
+import { type DimModel, priorModel, type WeightsFile } from '../src/scoring/engine.ts';
+import {
+  isLearnedFeature,
+  joinWords,
+  learnedFeature,
+  learnedValue,
+  type LearnedPhrases,
+  matchPhrases,
+} from '../src/scoring/learned.ts';
+import { learnPhrases } from './lib/phrases.ts';
 import { SYCO_DIMS, type Dim } from '../src/scoring/types.ts';
 import { fnv1aHex } from '../src/text.ts';
 import {
@@ -74,7 +83,8 @@ export function designBounds(dim: Dim, name: string): { min: number; max: number
     if (p !== undefined && p.strength >= 3) min = STRENGTH3_FLOOR;
     if (p !== undefined && own) min = Math.max(min, FLOOR_PER_STRENGTH * p.strength);
     if (STANCE.has(name)) min = STRENGTH3_FLOOR;
-    return { min, max: p === undefined && !STANCE.has(name) ? STRUCTURAL_MAX : Infinity };
+    const incident = p !== undefined || STANCE.has(name) || isLearnedFeature(name);
+    return { min, max: incident ? Infinity : STRUCTURAL_MAX };
   }
   return { min: -Infinity, max: p !== undefined && own ? -CEILING_PER_STRENGTH * p.strength : 0 };
 }
@@ -95,6 +105,8 @@ const LEARNING_RATE = 0.05;
 
 interface Example {
   x: Float64Array;
+  /** The learned phrases' feature value (fitted in a second stage, see fitLearnedWeight). */
+  l: number;
   y: number;
   w: number;
   ordinary: boolean;
@@ -137,6 +149,34 @@ function fitDim(dim: Dim, names: string[], examples: Example[]): { weights: numb
     }
   }
   return { weights: Array.from(beta, (b) => Math.round(b * 1e4) / 1e4), bias: Math.round(bias * 1e4) / 1e4 };
+}
+
+/**
+ * The weight of the learned phrases' feature given the design features' fitted weights and intercept
+ * (held fixed as an offset): weighted, L2-regularised one-parameter logistic regression, w >= 0, by
+ * Newton steps. Fitting it second keeps the design weights (and so every textbook case they decide)
+ * where the first stage put them; the learned term only adds.
+ */
+function fitLearnedWeight(examples: Example[], weights: number[], bias: number): number {
+  const W = examples.reduce((s, e) => s + e.w, 0);
+  const z0 = examples.map((e) => bias + e.x.reduce((s, xj, j) => s + xj * weights[j]!, 0));
+  let w = 0;
+  for (let it = 0; it < 50; it++) {
+    let g = LAMBDA * w,
+      h = LAMBDA;
+    examples.forEach((e, i) => {
+      const p = 1 / (1 + Math.exp(-(z0[i]! + w * e.l)));
+      g += (e.w / W) * (p - e.y) * e.l;
+      h += (e.w / W) * p * (1 - p) * e.l * e.l;
+    });
+    const next = Math.max(0, w - g / h);
+    if (Math.abs(next - w) < 1e-6) {
+      w = next;
+      break;
+    }
+    w = next;
+  }
+  return Math.round(w * 1e4) / 1e4;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -196,7 +236,7 @@ export function fitModels(
     const ordinary = rows.filter(isOrdinaryDarkgpt).map((r) => ({ r, y: 0, scale: 0.5 }));
     groups.set('darkgpt.ordinary', ordinary);
 
-    const examples: Example[] = [];
+    const kept: { key: string; open: { r: Row; y: number; scale: number }[]; nPos: number; nNeg: number }[] = [];
     let positives = 0;
     const summary: string[] = [];
     for (const [key, items] of groups) {
@@ -209,12 +249,30 @@ export function fitModels(
         continue;
       }
       summary.push(`${key} n=${open.length} pos=${nPos}`);
-      if (!key.endsWith('pushback') && !key.endsWith('help') && key !== 'darkgpt.ordinary') positives += nPos;
+      if (!isProtective(key) && key !== 'darkgpt.ordinary') positives += nPos;
+      kept.push({ key, open, nPos, nNeg });
+    }
+    // the learned phrases of this dimension, from the same groups (protective labels and ordinary text aside)
+    const learned: LearnedPhrases | undefined =
+      positives < MIN_POSITIVES || !LEARNED_ENABLED
+        ? undefined
+        : learnPhrases(
+            kept.filter((g) => !isProtective(g.key) && g.key !== 'darkgpt.ordinary').map((g) => g.open),
+            kept.find((g) => g.key === 'darkgpt.ordinary')?.open.map((it) => it.r) ?? [],
+            (r) => analysisOf(r).words,
+          );
+    const useLearned = learned !== undefined && learned.grams.length > 0;
+    const examples: Example[] = [];
+    for (const { key, open, nPos, nNeg } of kept) {
       for (const it of open) {
         const share = nPos > 0 && nNeg > 0 ? 0.5 / (it.y === 1 ? nPos : nNeg) : 1 / open.length;
         const f = analysisOf(it.r).features[dim];
+        const lv = useLearned
+          ? learnedValue(matchPhrases(learned, analysisOf(it.r).words, () => joinWords(analysisOf(it.r).promptWords)))
+          : 0;
         examples.push({
           x: Float64Array.from(names, (n) => f[n] ?? 0),
+          l: lv,
           y: it.y,
           w: it.scale * share,
           ordinary: key === 'darkgpt.ordinary',
@@ -226,11 +284,21 @@ export function fitModels(
       model = priorModel(dim);
       log(`  ${dim}: prior weights (only ${positives} fit positives)  [${summary.join('; ')}]`);
     } else {
-      const { weights, bias } = fitDim(dim, names, examples);
+      const fitted = fitDim(dim, names, examples);
+      const { bias } = fitted;
+      let weights = fitted.weights;
+      if (useLearned) {
+        // second stage: the learned phrases explain what the design features leave, without moving their weights
+        names.push(learnedFeature(dim));
+        weights = [...weights, fitLearnedWeight(examples, fitted.weights, bias)];
+        for (const e of examples) e.x = Float64Array.from([...e.x, e.l]);
+      }
+      // the design features' linear evidence (an upper bound of the engine's R) for the scale guard; the
+      // learned phrases are left out, since they only score replies without other evidence (engine.ts dimRaw)
       const rs = examples.map((e) =>
         Math.max(
           0,
-          e.x.reduce((s, xj, j) => s + xj * weights[j]!, 0),
+          e.x.reduce((s, xj, j) => s + (isLearnedFeature(names[j]!) ? 0 : xj * weights[j]!), 0),
         ),
       );
       const ps = examples.map((e) => 1 / (1 + Math.exp(-(bias + e.x.reduce((s, xj, j) => s + xj * weights[j]!, 0)))));
@@ -240,7 +308,7 @@ export function fitModels(
       );
       const ord = rs.filter((_, i) => examples[i]!.ordinary).sort((x, y) => x - y);
       const scale = scaleFor(dim, ord);
-      model = { features: names, weights, bias, scale, source: 'fit' };
+      model = { features: names, weights, bias, scale, source: 'fit', ...(useLearned ? { learned } : {}) };
       const sc = (r: number): string => (r <= 0 ? 0 : 10 * (1 - Math.exp(-r / scale))).toFixed(2);
       log(
         `  ${dim}: scale ${scale}; ordinary text scores p50 ${sc(quantile(ord, 0.5))}, p95 ${sc(quantile(ord, 0.95))}, p99 ${sc(quantile(ord, 0.99))}`,
@@ -259,6 +327,13 @@ export function fitModels(
   }
   out.version = `fit-${fnv1aHex(JSON.stringify(out.dims))}`;
   return out;
+}
+
+/** The learned phrase component can be switched off to measure what it adds (CALIBRATE_LEARNED=0). */
+const LEARNED_ENABLED = process.env.CALIBRATE_LEARNED !== '0';
+
+function isProtective(key: string): boolean {
+  return key.endsWith('pushback') || key.endsWith('help');
 }
 
 function main(): void {

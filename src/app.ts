@@ -12,8 +12,9 @@ import {
   frameworkErrorAnswer,
   makeClientErrorHandler,
   makeExpectationHandler,
+  refuseMissingHost,
 } from './http/plugins/framework-errors.ts';
-import { addMethodFallbacks, collectRoutes } from './http/plugins/methods.ts';
+import { addMethodFallbacks, collectRoutes, knowAllMethods } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
 import { HotCache, registerHotCache } from './http/plugins/hot-cache.ts';
@@ -60,9 +61,13 @@ export async function buildApp(input: AppDeps): Promise<App> {
     genReqId: requestId,
     // Fastify's own HTTP server, with the hot cache in front of its request handler.
     serverFactory: (handler, opts) => {
-      const server = http.createServer(opts.http ?? {}, (req, res) => {
-        if (hot === undefined || !hot.serve(req, res)) handler(req, res);
-      });
+      const server = http.createServer(
+        { ...(opts.http as http.ServerOptions | undefined), requireHostHeader: false },
+        (req, res) => {
+          if (refuseMissingHost(req, res, newRequestId)) return;
+          if (hot === undefined || !hot.serve(req, res)) handler(req, res);
+        },
+      );
       server.keepAliveTimeout = config.timeouts.keepAliveMs;
       server.requestTimeout = config.timeouts.requestMs;
       return server;
@@ -83,6 +88,7 @@ export async function buildApp(input: AppDeps): Promise<App> {
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
   await registerOpenApi(app, config);
+  knowAllMethods(app);
   const routes = collectRoutes(app);
   await app.register(async (scope) => registerRoutes(scope as App, deps));
   addMethodFallbacks(app, routes, requestLog);

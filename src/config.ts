@@ -17,8 +17,8 @@
  * | SVC_RESEND_API_KEY | (none) | key for a Resend-compatible HTTP email API (secret) |
  * | SVC_RESEND_BASE_URL | https://api.resend.com | base URL of that API |
  * | SVC_SMTP_URL | (none) | `smtp://user:pass@host:port` or `smtps://…` (secret) |
- * | SVC_EMAIL_FROM | svc <noreply@localhost> | sender address |
- * | SVC_ADMIN_EMAIL | (none) | where admin notifications go |
+ * | SVC_EMAIL_FROM | svc <noreply@localhost> | sender: `address` or `Name <address>` |
+ * | SVC_ADMIN_EMAIL | (none) | where admin notifications go: one address |
  * | SVC_DATASET_POLL_MS | 1000 | how often each instance checks the store for a newly published dataset version |
  * | SVC_EVAL_WORKER | true | run the evaluation worker inside `svc serve` (`false`: only `svc worker` processes run jobs) |
  * | SVC_EVAL_AUTO_APPROVE | false | `true`: a submission is approved on arrival (no credential; the endpoint must be open) |
@@ -39,7 +39,7 @@
  * | SVC_SCORE_REPORT_TTL_S | 2592000 (30 days) | lifetime of a score report stored by the alternate-shape POST /api/score (its report_url then answers 404); 60 to 315360000; certified reports are kept for good |
  * | SVC_METRICS_PORT | (none) | serve GET /metrics (Prometheus text) on this port, on SVC_METRICS_HOST (default 127.0.0.1); never on the public port |
  * | SVC_METRICS_HOST | 127.0.0.1 | listen address of the metrics port |
- * | SVC_LIMIT_ON_STORE_ERROR | open | `open`: when the store cannot count, count in memory (shared by the workers) and serve; `closed`: answer 503 store_unavailable |
+ * | SVC_LIMIT_ON_STORE_ERROR | open | `open`: when the store cannot count, count in memory (shared by the workers) and serve; `closed`: answer 500 store_unavailable |
  * | SVC_REDIS_DURABILITY | warn | at start, when Redis does not persist every write (appendonly yes, appendfsync always or everysec): `warn` logs it, `require` refuses to start |
  * | SVC_MAIL_PER_RECIPIENT_DAY | 5 | messages the service sends to one address per UTC day (confirmations, verification links); admin notices are not capped |
  * | SVC_LLM_URL | (none) | base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1; with SVC_LLM_MODEL it turns on the model council and the model honest rewrite. Set by the operator, so private and loopback addresses are allowed |
@@ -191,10 +191,36 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy | null {
   return { header: m[1]!.toLowerCase(), hops: Number(m[2]) };
 }
 
+/** One mail address (no display name, no list): what SVC_ADMIN_EMAIL takes. */
+const MAIL_ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;]+$/;
+
+/** SVC_ADMIN_EMAIL: one address, or unset. A value that is not one would make every admin notice fail silently. */
+function adminEmail(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!MAIL_ADDRESS.test(raw))
+    throw new ConfigError('SVC_ADMIN_EMAIL must be an email address, e.g. admin@example.com');
+  return raw;
+}
+
+/** SVC_EMAIL_FROM: `address` or `Name <address>` on one line (no header can be smuggled in after it). */
+function emailFrom(raw: string | undefined): string {
+  if (!raw) return 'svc <noreply@localhost>';
+  const m = /^(?:[^\r\n<>]*<([^<>]+)>|([^<>]+))$/.exec(raw.trim());
+  const address = m?.[1] ?? m?.[2];
+  if (!address || !MAIL_ADDRESS.test(address) || /[\r\n]/.test(raw))
+    throw new ConfigError(
+      'SVC_EMAIL_FROM must be an email address or "Name <address>", e.g. svc <noreply@example.com>',
+    );
+  return raw;
+}
+
 /** SVC_LLM_URL and SVC_LLM_MODEL together turn the model on; one without the other is a mistake worth stopping for. */
 export function parseLlm(env: NodeJS.ProcessEnv): LlmConfig | undefined {
   const baseUrl = env.SVC_LLM_URL || undefined;
   const model = env.SVC_LLM_MODEL || undefined;
+  // Checked whether or not a model is configured: a bad value is reported when it is set, not later.
+  const timeoutMs = int(env, 'SVC_LLM_TIMEOUT_MS', 30_000, 1000, 600_000);
+  const concurrency = int(env, 'SVC_LLM_CONCURRENCY', 24, 1, 64);
   if (!baseUrl && !model) return undefined;
   if (!baseUrl) throw new ConfigError('SVC_LLM_MODEL needs SVC_LLM_URL (the base URL of an OpenAI-compatible API)');
   if (!model) throw new ConfigError('SVC_LLM_URL needs SVC_LLM_MODEL (the model name to ask for)');
@@ -202,8 +228,8 @@ export function parseLlm(env: NodeJS.ProcessEnv): LlmConfig | undefined {
     baseUrl: url('SVC_LLM_URL', baseUrl),
     model,
     apiKey: env.SVC_LLM_API_KEY || undefined,
-    timeoutMs: int(env, 'SVC_LLM_TIMEOUT_MS', 30_000, 1000, 600_000),
-    concurrency: int(env, 'SVC_LLM_CONCURRENCY', 24, 1, 64),
+    timeoutMs,
+    concurrency,
   };
 }
 
@@ -305,8 +331,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = {}, cwd = PACKAGE_ROOT): Con
       resendApiKey,
       resendBaseUrl: url('SVC_RESEND_BASE_URL', env.SVC_RESEND_BASE_URL || 'https://api.resend.com'),
       smtpUrl,
-      from: env.SVC_EMAIL_FROM || 'svc <noreply@localhost>',
-      admin: env.SVC_ADMIN_EMAIL || undefined,
+      from: emailFrom(env.SVC_EMAIL_FROM),
+      admin: adminEmail(env.SVC_ADMIN_EMAIL),
     },
     signingKey: signingKey(env.SVC_SIGNING_KEY),
     workers: workers(env.SVC_WORKERS),

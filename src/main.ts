@@ -19,8 +19,12 @@ import { startWorker, type Worker } from './jobs/worker.ts';
 import { runPrimary } from './cluster.ts';
 import { instrumentStore, shareWithPrimary, startMetricsServer } from './metrics.ts';
 import { checkRedisDurability, certifyWithRetry, listenErrorMessage, Readiness, StartupError } from './startup.ts';
+import { describeStore } from './cli/store.ts';
 import { createStore, RedisStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
+
+/** The settings that choose the metrics address, named in its listen errors. */
+const METRICS_VARS = { port: 'SVC_METRICS_PORT', host: 'SVC_METRICS_HOST' };
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: Config;
@@ -63,9 +67,8 @@ async function withStore<T>(config: Config, what: string, fn: () => Promise<T>):
   try {
     return await fn();
   } catch (err) {
-    const where = config.store.kind === 'sqlite' ? `sqlite:${config.store.path}` : config.store.kind;
     throw new StartupError(
-      `${what}: the store SVC_STORE_URL=${where} did not answer (${(err as Error).message.split('\n')[0]})`,
+      `${what}: the store SVC_STORE_URL=${describeStore(config.store)} did not answer (${(err as Error).message.split('\n')[0]})`,
     );
   }
 }
@@ -74,16 +77,34 @@ function openStore(config: Config): Store {
   try {
     return createStore(config.store);
   } catch (err) {
-    const where = config.store.kind === 'sqlite' ? `sqlite:${config.store.path}` : config.store.kind;
-    throw new StartupError(`cannot open the store SVC_STORE_URL=${where}: ${(err as Error).message.split('\n')[0]}`);
+    throw new StartupError(
+      `cannot open the store SVC_STORE_URL=${describeStore(config.store)}: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
+}
+
+/**
+ * Before anything else asks Redis (its persistence check would read a dead server as one that refuses CONFIG):
+ * a few PINGs over about three seconds, so a server still accepting the first connection is not refused.
+ */
+async function reachRedis(config: Config, store: RedisStore): Promise<void> {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    if (await store.ping()) return;
+    await new Promise((r) => setTimeout(r, 200 * attempt));
+  }
+  throw new StartupError(
+    `cannot reach the store: the store SVC_STORE_URL=${describeStore(config.store)} did not answer (no reply to PING)`,
+  );
 }
 
 async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const bundle = readBundle(config);
   const store = instrumentStore(openStore(config));
-  if (store instanceof RedisStore) await checkRedisDurability(store, config.redisDurability, log);
+  if (store instanceof RedisStore) {
+    await reachRedis(config, store);
+    await checkRedisDurability(store, config.redisDurability, log);
+  }
   // The bundled file seeds the store's published versions; only its models newer than the published ones are taken.
   const taken = await withStore(config, 'cannot check the bundled dataset', () => takeBundle(store, bundle));
   log.info({ bundle: taken }, 'bundled dataset checked against the published versions');
@@ -138,7 +159,7 @@ async function serve(config: Config): Promise<void> {
   else if (config.metrics) {
     await startMetricsServer(config.metrics.port, config.metrics.host).catch((err: NodeJS.ErrnoException) => {
       throw new StartupError(
-        `cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${listenErrorMessage(err, config.metrics!.host, config.metrics!.port)}`,
+        `cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${listenErrorMessage(err, config.metrics!.host, config.metrics!.port, METRICS_VARS)}`,
       );
     });
   }

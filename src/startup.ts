@@ -74,18 +74,26 @@ export async function certifyWithRetry(
   })();
 }
 
-/** One line for a listen() failure. */
-export function listenErrorMessage(err: NodeJS.ErrnoException, host: string, port: number): string {
+/**
+ * One line for a listen() failure, naming the settings that chose the address (`PORT`/`HOST` for the service,
+ * `SVC_METRICS_PORT`/`SVC_METRICS_HOST` for the metrics port), so the operator knows which one to change.
+ */
+export function listenErrorMessage(
+  err: NodeJS.ErrnoException,
+  host: string,
+  port: number,
+  vars: { port: string; host: string } = { port: 'PORT', host: 'HOST' },
+): string {
   switch (err.code) {
     case 'EADDRINUSE':
-      return `port ${port} on ${host} is already in use (set PORT to a free port, or stop the other process)`;
+      return `port ${port} on ${host} is already in use (set ${vars.port} to a free port, or stop the other process)`;
     case 'EADDRNOTAVAIL':
-      return `HOST=${host} is not an address of this machine (use 0.0.0.0, 127.0.0.1 or one of its addresses)`;
+      return `${vars.host}=${host} is not an address of this machine (use 0.0.0.0, 127.0.0.1 or one of its addresses)`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `HOST=${host} does not resolve to an address (use an IP address such as 0.0.0.0 or 127.0.0.1)`;
+      return `${vars.host}=${host} does not resolve to an address (use an IP address such as 0.0.0.0 or 127.0.0.1)`;
     case 'EACCES':
-      return `not allowed to listen on port ${port} (ports below 1024 need privileges; use PORT=3000)`;
+      return `not allowed to listen on port ${port} (ports below 1024 need privileges; use ${vars.port}=${vars.port === 'PORT' ? 3000 : 9464})`;
     default:
       return `cannot listen on ${host}:${port}: ${err.message}`;
   }

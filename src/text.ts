@@ -15,9 +15,15 @@ export function codePoints(s: string): number {
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Escape a value for HTML text or a quoted attribute. */
+/**
+ * Escape a value for HTML text or a quoted attribute. Control characters HTML does not allow (C0 other than tab,
+ * LF, FF and CR; DEL; C1) become U+FFFD, one code unit for one, so offsets into the raw text still hold.
+ */
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  return String(value).replace(
+    /[&<>"'\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]/g,
+    (c) => HTML_ESCAPES[c] ?? '\ufffd',
+  );
 }
 
 /**

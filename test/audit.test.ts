@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -124,6 +125,26 @@ describe('audit log over SQLite', () => {
     const c = await log.check(hashes(0, 3)[0]!);
     assert.equal(c.ok, false);
     assert.match(c.ok ? '' : c.message, /not validly signed/);
+    await store.close();
+  });
+
+  it('a signing key that changed is named as such (both key ids and the setting), not as a forged checkpoint', async () => {
+    const file = sqliteFile();
+    const pem = (k: KeyObject) => k.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const store = new SqliteStore(file);
+    const first = generateKeyPairSync('ed25519').privateKey;
+    const { checkpoint } = await new AuditLog(store, { signingKey: pem(first) }).append(hashes(0, 3));
+    // The operator restarts with another key (or forgets SVC_SIGNING_KEY, and one is generated).
+    const c = await new AuditLog(store, { signingKey: pem(generateKeyPairSync('ed25519').privateKey) }).check(
+      hashes(0, 3)[0]!,
+    );
+    assert.equal(c.ok, false);
+    const message = c.ok ? '' : c.message;
+    assert.match(message, new RegExp(`signed by key ${checkpoint.key_id}`));
+    assert.match(message, /this instance signs with key [0-9a-f]{16}/);
+    assert.match(message, /SVC_SIGNING_KEY/);
+    // The key that signed it works again.
+    assert.ok((await new AuditLog(store, { signingKey: pem(first) }).check(hashes(0, 3)[0]!)).ok);
     await store.close();
   });
 

@@ -109,6 +109,25 @@ describe('GET /api/badge/{slug}', () => {
       assert.equal(r.headers['cache-control'], 'public, max-age=60');
     }
   });
+
+  it('answers an unknown path under /api/badge with a placeholder SVG (an <img> with a trailing slash)', async () => {
+    // docs/api.md, General: "under /api/badge every refusal … is a placeholder SVG"; these never reach a route.
+    for (const url of ['/api/badge/green-model/', '/api/badge/green-model/extra', '/api/badge/green-model/?type=pai']) {
+      const r = await t.app.inject(url);
+      assert.equal(r.statusCode, 404, url);
+      assert.match(r.headers['content-type'] as string, /^image\/svg\+xml/, url);
+      assertWellFormedXml(r.body);
+      assert.equal(r.headers['cache-control'], 'public, max-age=60');
+    }
+    // Elsewhere the router's refusals stay the JSON Error body, and so does a 405 (the contract's Error body).
+    for (const [method, url, code] of [
+      ['GET', '/api/badgex', 'not_found'],
+      ['POST', '/api/badge/green-model', 'method_not_allowed'],
+    ] as const) {
+      const r = await t.app.inject({ method, url });
+      assert.equal(r.json().code, code, `${method} ${url}`);
+    }
+  });
 });
 
 describe('badge XML', () => {

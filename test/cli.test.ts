@@ -102,6 +102,30 @@ describe('svc command line', () => {
     assert.match((await svc('help', 'serve')).out, /PORT=8080 HOST=0\.0\.0\.0/);
   });
 
+  it('says what was wrong with a keys command before its usage (a bad id, a negative allowance, a missing argument)', async () => {
+    for (const [argv, reason] of [
+      [
+        ['keys', 'set-allowance', 'key_abc', '-5'],
+        /^svc keys: the allowance must be a whole number of calls, 0 or more \(got "-5"\)\n/,
+      ],
+      [
+        ['keys', 'set-allowance', 'key_abc', '1.5'],
+        /^svc keys: the allowance must be a whole number of calls, 0 or more \(got "1\.5"\)\n/,
+      ],
+      [['keys', 'set-allowance', 'key_abc'], /^svc keys: set-allowance needs <id> and <n>\n/],
+      [
+        ['keys', 'revoke', 'sk-svc-0123'],
+        /^svc keys: "sk-svc-0123" is not a key id \(ids look like key_1a2b3c4d5e6f; see svc keys list\)\n/,
+      ],
+      [['keys', 'list', 'extra'], /^svc keys: list takes no arguments\n/],
+    ] as const) {
+      const r = await svc(...argv);
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.match(r.err, reason, argv.join(' '));
+      assert.match(r.err, /usage:\n {2}svc keys list/, 'the usage follows');
+    }
+  });
+
   it('prints the package version for --version, and exits 2 with the list for an unknown command', async () => {
     const v = await svc('--version');
     assert.equal(v.code, 0);

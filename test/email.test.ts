@@ -146,6 +146,26 @@ describe('email: messages', () => {
     assert.match(msg.html!, /a=1&amp;b=&quot;2&quot;/);
     assert.equal(escapeHtml(`<>&"'`), '&lt;&gt;&amp;&quot;&#39;');
   });
+
+  it('keeps a user value from starting a line of its own in the plain-text part (no forged "Bcc:" row)', () => {
+    const msg = submissionAdminNotice('admin@svc.test', {
+      id: 1,
+      modelName: 'M\r\nBcc: victim@example.com\rContact: forged@example.com',
+      vendor: 'V',
+      apiEndpoint: 'https://x.example/v1',
+      contactEmail: 'c@example.com',
+      notes: 'line one\nline two',
+    });
+    const lines = msg.text.split('\n');
+    assert.deepEqual(
+      lines.filter((l) => /^[A-Z][A-Za-z ()]*: /.test(l)).map((l) => l.split(':')[0]),
+      ['Submission id', 'Model', 'Vendor', 'API endpoint', 'Contact', 'Notes'],
+      msg.text,
+    );
+    assert.ok(lines.includes('  Bcc: victim@example.com'), 'continuation lines are indented, nothing is lost');
+    assert.ok(lines.includes('  line two'));
+    assert.ok(!msg.text.includes('\r'));
+  });
 });
 
 describe('email abuse', () => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { ERROR_CATALOGUE, ERROR_CODES, statusOf } from '../src/errors.ts';
+import { SqliteStore } from '../src/store/index.ts';
 import { assertError, makeApp, type TestApp } from './helpers.ts';
 
 const API_MD = fs.readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
@@ -59,5 +60,24 @@ describe('error catalogue', () => {
       'unauthorized',
     );
     assert.equal(statusOf('ambiguous'), 409);
+  });
+
+  it('every 500 carries `detail` (contract: "present on 500"), e.g. store_unavailable under SVC_LIMIT_ON_STORE_ERROR=closed', async () => {
+    const store = new SqliteStore(':memory:');
+    store.hit = async () => {
+      throw new Error('disk I/O error');
+    };
+    const down = await makeApp({
+      store,
+      env: { SVC_STORE_URL: 'sqlite::memory:', SVC_LIMIT_ON_STORE_ERROR: 'closed' },
+    });
+    try {
+      const r = await down.app.inject({ method: 'POST', url: '/api/score', payload: { prompt: 'a', response: 'b' } });
+      assertError(r, 'store_unavailable');
+      assert.equal(r.json().detail, `request id ${r.headers['x-request-id']}`);
+      assert.doesNotMatch(r.body, /disk I\/O/, 'never the internal message');
+    } finally {
+      await down.close();
+    }
   });
 });

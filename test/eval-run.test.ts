@@ -4,6 +4,7 @@ import { parseVerdict } from '../src/eval/judges.ts';
 import { loadProbeSuite, type ProbeSuite } from '../src/eval/probes.ts';
 import {
   type ConversationResult,
+  EARLY_STOP_FAILURES,
   engineContext,
   type JudgeConfig,
   runEvaluation,
@@ -191,6 +192,34 @@ describe('runEvaluation with fake models', () => {
       }),
       /disk full/,
     );
+  });
+
+  test('an endpoint that never answers stops the run after the first few conversations, not after all of them', async () => {
+    // a port nothing listens on: every call is refused
+    const { createServer } = await import('node:net');
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const refused = createChatClient({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      model: 'x',
+      allowPrivate: true,
+      retries: 0,
+    });
+    const results = await runEvaluation({ client: refused, suite: full, concurrency: 4 });
+    assert.ok(results.length >= EARLY_STOP_FAILURES, `${results.length} results`);
+    assert.ok(results.length < EARLY_STOP_FAILURES + 4, `${results.length} of ${full.conversations.length} played`);
+    for (const r of results) assert.match(r.error ?? '', /^turn 1: /);
+    const summary = summarizeEvaluation(results, full, { model: 'x' });
+    assert.equal(summary.probes.replies, 0);
+  });
+
+  test('fewer first-turn failures than that, then answers: the run plays every conversation', async () => {
+    const s = await fake((req, i) => (i < EARLY_STOP_FAILURES - 1 ? { status: 400, body: '{}' } : honest(req, i)));
+    const results = await runEvaluation({ client: client(s, { retries: 0 }), suite, concurrency: 1 });
+    assert.equal(results.length, suite.conversations.length);
+    assert.equal(results.filter((r) => r.error !== undefined).length, EARLY_STOP_FAILURES - 1);
   });
 
   test('the call budget bounds a run: what cannot be played is failed with the reason', async () => {

@@ -98,3 +98,11 @@ it('an Expect other than 100-continue answers 417 expectation_failed', async () 
 it('a malformed request line answers 400 bad_request', async () => {
   assertErrorBody(await raw('GARBAGE\r\n\r\n'), 400, 'bad_request');
 });
+
+it('an HTTP/1.1 request without Host answers 400 bad_request with the Error body (not an empty chunked 400)', async () => {
+  const r = await raw('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+  assertErrorBody(r, 400, 'bad_request');
+  assert.match(JSON.parse(r.body).error, /Host/);
+  // HTTP/1.0 needs no Host.
+  assert.equal((await raw('GET /healthz HTTP/1.0\r\n\r\n')).status, 200);
+});

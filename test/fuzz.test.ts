@@ -48,7 +48,19 @@ const ENDPOINTS: [string, string][] = [
   ['GET', '/docs'],
   ['GET', '/assets/:name'],
 ];
-const HTML_PAGES = new Set(['/', '/models/:slug', '/try', '/submit', '/waitlist', '/docs', '/assets/:name']);
+// The report and submission-status pages answer an unknown id or token with an HTML page when HTML is wanted
+// (the Error body on request).
+const HTML_PAGES = new Set([
+  '/',
+  '/models/:slug',
+  '/try',
+  '/submit',
+  '/waitlist',
+  '/docs',
+  '/assets/:name',
+  '/report/:id',
+  '/submissions/:token',
+]);
 
 const FIELDS = [
   'prompt',

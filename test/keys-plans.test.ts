@@ -130,6 +130,10 @@ describe('keys and plans', () => {
     const keyed = await call(`Bearer ${key}`);
     assert.equal(keyed.statusCode, 200, keyed.payload);
     assert.match(String(keyed.headers['svc-allowance']), /^exhausted; tier=free/);
+    // A browser client (the API answers any origin) can read it, as it can the RateLimit headers.
+    const exposed = String(keyed.headers['access-control-expose-headers']).split(/,\s*/);
+    for (const h of ['Svc-Allowance', 'RateLimit', 'RateLimit-Policy', 'Retry-After'])
+      assert.ok(exposed.includes(h), h);
     assert.equal(keyed.headers['ratelimit-policy'], '"hour";q=100;w=3600');
     assert.match(String(keyed.headers.ratelimit), /^"hour";r=99;/);
     const keyless = await call();

@@ -87,6 +87,14 @@ describe('HTML pages over HTTP', () => {
     );
   });
 
+  it('answer a conditional request for an asset with 304 by the same ETag rules as the pages (weak form, list, *)', async () => {
+    const css = await get('/assets/site.css');
+    const etag = String(css.headers.etag);
+    for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*'])
+      assert.equal((await get('/assets/site.css', { 'if-none-match': inm })).statusCode, 304, inm);
+    assert.equal((await get('/assets/site.css', { 'if-none-match': '"other"' })).statusCode, 200);
+  });
+
   it('answer an unknown or malformed slug with an HTML 404 page', async () => {
     for (const url of ['/models/no-such-model', '/models/BAD%3Cslug%3E']) {
       const res = await get(url);
@@ -229,6 +237,15 @@ describe('forms without JavaScript', () => {
     assert.match(res.body, /id="contact_email-error">Enter an email address/);
     assert.match(res.body, /value="&lt;b&gt;x&lt;\/b&gt;"/);
     assert.doesNotMatch(res.body, /model_name-error/);
+    const notUrl = await post('/submit', {
+      ...{ model_name: 'm', vendor: 'v', contact_email: 'a@example.com' },
+      api_endpoint: 'api.example.com',
+    });
+    assert.equal(notUrl.statusCode, 400);
+    assert.match(
+      notUrl.body,
+      /id="api_endpoint-error">Enter an http\(s\) URL such as https:\/\/api\.example\.com\/v1\./,
+    );
   });
 
   it('/submit queues a good submission through the same domain function as the API', async () => {

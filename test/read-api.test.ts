@@ -126,6 +126,31 @@ describe('the error model', () => {
     }
   });
 
+  it('answers every other HTTP method with 405 too, not only the common ones (TRACE, QUERY, PROPFIND, …)', async () => {
+    // Contract: "A method other than the listed one returns 405 with an Error body."
+    for (const [method, url] of [
+      ['TRACE', '/api/leaderboard'],
+      ['QUERY', '/api/model?slug=x'],
+      ['PROPFIND', '/api/score'],
+      ['MKCOL', '/healthz'],
+      ['PURGE', '/'],
+    ] as const) {
+      const r = await t.app.inject({ method: method as 'GET', url });
+      assertError(r, 'method_not_allowed', `${method} ${url}`);
+      assert.match(r.headers.allow as string, /GET|POST/);
+    }
+    // Before any body is read: a large PUT is a 405, not a 413.
+    const big = await t.app.inject({
+      method: 'PUT',
+      url: '/api/score',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}`,
+    });
+    assertError(big, 'method_not_allowed');
+    // An unknown path stays a 404 whatever the method.
+    assertError(await t.app.inject({ method: 'PROPFIND' as 'GET', url: '/no/such/path' }), 'not_found');
+  });
+
   it('answers a CORS preflight on /api with 204', async () => {
     const r = await t.app.inject({
       method: 'OPTIONS',

@@ -106,10 +106,34 @@ describe('GET /report/<id>', () => {
     assert.equal((await get('/report/0123456789ab')).statusCode, 404);
     for (const bad of ['abc', 'x'.repeat(64), 'a'.repeat(11), 'a'.repeat(65)])
       assert.equal((await get(`/report/${bad}`)).statusCode, 400, bad);
-    const res = await get('/report/abcdefabcdef');
+    const res = await get('/report/abcdefabcdef', { accept: 'application/json' });
     assert.equal(res.statusCode, 409);
     assert.deepEqual(res.json().candidates, [`abcdefabcdef${'1'.repeat(52)}`, `abcdefabcdef${'2'.repeat(52)}`]);
     assert.equal((await get(`/report/abcdefabcdef1`)).statusCode, 200);
+  });
+
+  it('answers a browser’s unknown or ambiguous report with an HTML page, and a JSON client with the Error body', async () => {
+    // docs/api.md: the page is HTML by default; an expired score report's report_url is "(the HTML page: a 404 page)".
+    for (const headers of [{}, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }] as Record<string, string>[]) {
+      const gone = await get(`/report/${'f'.repeat(64)}`, headers);
+      assert.equal(gone.statusCode, 404);
+      assert.match(gone.headers['content-type'] as string, /^text\/html/);
+      assert.match(gone.headers['content-security-policy'] as string, /default-src 'none'/);
+      assert.match(gone.body, /<html[^>]*>[\s\S]*No certified report matches f{64}/);
+    }
+    const many = await get('/report/abcdefabcdef');
+    assert.equal(many.statusCode, 409);
+    assert.match(many.headers['content-type'] as string, /^text\/html/);
+    assert.ok(many.body.includes(`href="/report/abcdefabcdef${'1'.repeat(52)}"`), 'each candidate is a link');
+    for (const [url, headers] of [
+      [`/report/${'f'.repeat(64)}?format=json`, {}],
+      [`/report/${'f'.repeat(64)}`, { accept: 'application/json' }],
+    ] as const) {
+      const r = await get(url, headers);
+      assert.equal(r.statusCode, 404, url);
+      assert.equal(r.json().code, 'not_found');
+    }
+    assert.equal((await get('/report/abcdefabcdef?format=json')).json().code, 'ambiguous');
   });
 });
 

@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { AuditLog } from '../src/audit/log.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { sealReport } from '../src/domain/reports.ts';
 import { Readiness, certifyWithRetry } from '../src/startup.ts';
 import { SqliteStore } from '../src/store/index.ts';
@@ -20,7 +21,7 @@ import { makeApp, silentLog, tmpDir } from './helpers.ts';
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 
-async function serveFails(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+async function serveFails(env: Record<string, string>): Promise<{ code: number; stderr: string; stdout: string }> {
   const dir = tmpDir('svc-start-');
   try {
     await run(process.execPath, ['bin/svc.js', 'serve'], {
@@ -37,9 +38,9 @@ async function serveFails(env: Record<string, string>): Promise<{ code: number; 
     });
     throw new Error('svc serve started although it should have refused');
   } catch (err) {
-    const e = err as { code?: number; stderr?: string };
+    const e = err as { code?: number; stderr?: string; stdout?: string };
     if (typeof e.code !== 'number') throw err;
-    return { code: e.code, stderr: e.stderr ?? '' };
+    return { code: e.code, stderr: e.stderr ?? '', stdout: e.stdout ?? '' };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -66,6 +67,34 @@ describe('start-up errors are one clear line', () => {
     }
   });
 
+  it('a metrics port in use names SVC_METRICS_PORT, not PORT', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const r = await serveFails({ SVC_METRICS_PORT: String(port), SVC_EVAL_WORKER: 'false' });
+      assertOneLine(r, new RegExp(`port ${port} .*already in use \\(set SVC_METRICS_PORT to a free port`));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('a Redis that does not answer: named (without credentials), not mistaken for one that refuses CONFIG', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    for (const durability of ['warn', 'require']) {
+      const r = await serveFails({
+        SVC_STORE_URL: `redis://user:s3cret@127.0.0.1:${port}/3`,
+        SVC_REDIS_DURABILITY: durability,
+      });
+      assertOneLine(r, new RegExp(`SVC_STORE_URL=redis://127\\.0\\.0\\.1:${port}/3 did not answer`));
+      assert.doesNotMatch(r.stderr + r.stdout, /s3cret/);
+      assert.doesNotMatch(r.stderr + r.stdout, /persistence could not be checked|CONFIG GET refused/);
+    }
+  });
+
   it('a missing SVC_DATASET', async () => {
     assertOneLine(await serveFails({ SVC_DATASET: '/nonexistent/leaderboard.json' }), /SVC_DATASET=.* does not exist/);
   });
@@ -80,6 +109,34 @@ describe('start-up errors are one clear line', () => {
     assertOneLine(r, /SVC_SIGNING_KEY/);
     assert.equal(r.code, 2);
     assert.doesNotMatch(r.stderr, /secret-value/);
+  });
+});
+
+describe('every documented setting refuses a bad value, naming the variable', () => {
+  // README, Configuration: "a bad value stops start-up with a message naming the variable".
+  for (const [env, pattern] of [
+    // Checked even while no model is configured: a typo is found when it is made, not when SVC_LLM_URL is set.
+    [{ SVC_LLM_TIMEOUT_MS: 'abc' }, /^SVC_LLM_TIMEOUT_MS must be an integer from 1000 to 600000$/],
+    [{ SVC_LLM_CONCURRENCY: '0' }, /^SVC_LLM_CONCURRENCY must be an integer from 1 to 64$/],
+    // Addresses mail is sent to or from: a value that is not one would fail every send, silently (email_sent: false).
+    [{ SVC_ADMIN_EMAIL: 'nope' }, /^SVC_ADMIN_EMAIL must be an email address/],
+    [{ SVC_ADMIN_EMAIL: 'a@b.example, c@d.example' }, /^SVC_ADMIN_EMAIL must be an email address/],
+    [{ SVC_EMAIL_FROM: 'svc noreply' }, /^SVC_EMAIL_FROM must be an email address or "Name <address>"/],
+    [{ SVC_EMAIL_FROM: 'svc <noreply@x.example>\r\nBcc: a@b.example' }, /^SVC_EMAIL_FROM must be/],
+  ] as const) {
+    it(JSON.stringify(env), () => {
+      assert.throws(
+        () => loadConfig(env),
+        (err) => err instanceof ConfigError && pattern.test(err.message),
+      );
+    });
+  }
+
+  it('keeps accepting the documented forms', () => {
+    for (const from of ['svc <noreply@localhost>', 'noreply@svc.test', '"svc bot" <noreply@svc.test>'])
+      assert.equal(loadConfig({ SVC_EMAIL_FROM: from }).email.from, from);
+    assert.equal(loadConfig({ SVC_ADMIN_EMAIL: 'admin@svc.test' }).email.admin, 'admin@svc.test');
+    assert.equal(loadConfig({ SVC_LLM_TIMEOUT_MS: '5000' }).llm, undefined);
   });
 });
 

@@ -87,6 +87,18 @@ describe('submit', () => {
     assert.equal((await t.app.inject('/submissions/short')).statusCode, 400);
   });
 
+  it('answers an unknown status link with an HTML page (a person clicked it), and with the Error body for ?format=json', async () => {
+    const page = await t.app.inject(`/submissions/${'A'.repeat(32)}`);
+    assert.equal(page.statusCode, 404);
+    assert.match(page.headers['content-type'] as string, /^text\/html/);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    assert.equal(page.headers['referrer-policy'], 'no-referrer');
+    assert.match(page.body, /<html[^>]*>[\s\S]*No submission has this status link/);
+    const data = await t.app.inject(`/submissions/${'A'.repeat(32)}?format=json`);
+    assert.equal(data.statusCode, 404);
+    assert.equal(data.json().code, 'not_found');
+  });
+
   it('gives simultaneous submissions distinct ids', async () => {
     const rs = await Promise.all(Array.from({ length: 8 }, () => post(good)));
     const ids = rs.map((r) => r.json().id);
@@ -123,6 +135,16 @@ describe('submit', () => {
   for (const bad of ['plainaddress', '@example.com', 'a@', 'a b@example.com', 'a@example.com\nBcc: x@example.com']) {
     cases.push([`invalid email ${JSON.stringify(bad)}`, { ...good, contact_email: bad }, 400]);
   }
+  // An endpoint the evaluation could never call is refused now, not failed by the worker later.
+  for (const endpoint of [
+    'not a url',
+    'ftp://models.example/v1',
+    'api.example.com/v1',
+    'javascript:alert(1)',
+    'https://',
+  ])
+    cases.push([`api_endpoint ${JSON.stringify(endpoint)}`, { ...good, api_endpoint: endpoint }, 400]);
+  cases.push(['api_endpoint http with a port', { ...good, api_endpoint: 'http://10.0.0.5:8000/v1' }, 200]);
   cases.push(['non-JSON body', '{"model_name": ', 400]);
   cases.push(['empty body', '', 400]);
   cases.push(['a JSON array', '[]', 400]);
@@ -148,6 +170,28 @@ describe('submit', () => {
       assert.equal(({} as Record<string, unknown>).admin, undefined, 'no prototype pollution');
     });
   }
+
+  it('echoes every field the shape requires in `required`: vendor for the core body, provider and model_slug for the alternate', async () => {
+    const core = await post({ model_name: 'm', api_endpoint: 'https://a.example/v1', contact_email: 'a@example.com' });
+    assert.equal(core.statusCode, 400);
+    assert.match(core.json().error, /vendor/);
+    assert.deepEqual(Object.keys(core.json().required).sort(), [
+      'api_endpoint',
+      'contact_email',
+      'model_name',
+      'vendor',
+    ]);
+    const alt = await post({ ...good, vendor: undefined, provider: 'P' });
+    assert.equal(alt.statusCode, 400);
+    assert.match(alt.json().error, /model_slug/);
+    assert.deepEqual(Object.keys(alt.json().required).sort(), [
+      'api_endpoint',
+      'contact_email',
+      'model_name',
+      'model_slug',
+      'provider',
+    ]);
+  });
 
   it('counts refused input against the limit, and a spoofed X-Forwarded-For never resets it', async () => {
     const ip = freshIp();

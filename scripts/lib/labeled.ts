@@ -44,6 +44,25 @@ export function modelOf(r: Row): string | undefined {
   return m?.[1];
 }
 
+/**
+ * The topic of a row: what its prompt is about, shared by rows that answer the same item. Spiral-Bench
+ * turns of one scripted conversation (prompt id), syco-bench rows of one item (its two framings share a
+ * pair, topic or statement index); elsewhere the prompt itself. The phrase learner asks a phrase to
+ * recur across topics, so that it marks behaviour, not an item's subject ("chronic brain disease").
+ */
+export function topicOf(r: Row): string {
+  const notes = r.notes ?? '';
+  if (r.source === 'spiral_bench') {
+    const m = /prompt (\w+)/.exec(notes);
+    if (m !== null) return `spiral:${m[1]}`;
+  }
+  if (r.source === 'syco_bench') {
+    const m = /(\w+) test.*?\((pair|topic|statement) index (\d+)\)/.exec(notes);
+    if (m !== null) return `syco:${m[1]}:${m[3]}`;
+  }
+  return `${r.source}:${fnv1a(r.prompt)}`;
+}
+
 /** True when the labelled data is present; otherwise prints why the script skips. */
 export function dataAvailable(script: string): boolean {
   if (existsSync(DATA_DIR)) return true;

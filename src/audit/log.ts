@@ -252,7 +252,16 @@ export class AuditLog {
     const signer = await this.signer();
     const cp = parseCheckpoint(json);
     let v: Verdict;
-    if (!cp || cp.key_id !== signer.keyId || !verifyCheckpoint(cp, signer.publicKey)) {
+    if (cp && cp.key_id !== signer.keyId) {
+      // Most often the operator's key changed (a restart without SVC_SIGNING_KEY generates one): say so.
+      v = {
+        ok: false,
+        reason: 'checkpoint_invalid',
+        message:
+          `The audit log checkpoint is not validly signed: it was signed by key ${cp.key_id}, but this instance ` +
+          `signs with key ${signer.keyId} (the signing key changed; set SVC_SIGNING_KEY to the key that signed the log).`,
+      };
+    } else if (!cp || !verifyCheckpoint(cp, signer.publicKey)) {
       v = { ok: false, reason: 'checkpoint_invalid', message: 'The audit log checkpoint is not validly signed.' };
     } else if (cp.tree_size > this.tree.size) {
       return { ok: false, reason: 'root_mismatch', message: 'The audit log is shorter than its signed checkpoint.' };

@@ -21,27 +21,39 @@ Ids look like key_1a2b3c4d5e6f. A revoked key stays revoked: activate refuses it
 
 const ID = /^key_[a-z0-9]{1,40}$/;
 
+/** What is wrong with a subcommand's arguments, in one line, or undefined when they are right. */
+function usageProblem(sub: string, positionals: string[], n: number): string | undefined {
+  const [id, allowance] = positionals;
+  if (sub === 'list') return positionals.length === 0 ? undefined : 'list takes no arguments';
+  const want = sub === 'set-allowance' ? 2 : 1;
+  if (positionals.length !== want) return `${sub} needs ${want === 2 ? '<id> and <n>' : '<id>'}`;
+  if (!ID.test(id ?? '')) return `"${id}" is not a key id (ids look like key_1a2b3c4d5e6f; see svc keys list)`;
+  if (sub === 'set-allowance' && !(Number.isSafeInteger(n) && n >= 0))
+    return `the allowance must be a whole number of calls, 0 or more (got "${allowance}")`;
+  return undefined;
+}
+
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'list' && sub !== 'revoke' && sub !== 'activate' && sub !== 'set-allowance') return usage(sub, USAGE);
+  // A negative allowance ("-5") would otherwise be read as an unknown option.
+  if (sub === 'set-allowance' && rest.length === 2 && /^-\d/.test(rest[1]!)) {
+    process.stderr.write(`svc keys: ${usageProblem(sub, rest, Number(rest[1]))}\n${USAGE}`);
+    return 2;
+  }
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: { json: { type: 'boolean' } }, allowPositionals: true });
-  } catch {
-    process.stderr.write(USAGE);
+  } catch (err) {
+    process.stderr.write(`svc keys: ${(err as Error).message.split('\n')[0]}\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
   const id = positionals[0];
   const n = positionals[1] === undefined ? NaN : Number(positionals[1]);
-  const usageOk =
-    sub === 'list'
-      ? positionals.length === 0
-      : sub === 'revoke' || sub === 'activate'
-        ? positionals.length === 1 && ID.test(id ?? '')
-        : positionals.length === 2 && ID.test(id ?? '') && Number.isSafeInteger(n) && n >= 0;
-  if (!usageOk) {
-    process.stderr.write(USAGE);
+  const problem = usageProblem(sub, positionals, n);
+  if (problem) {
+    process.stderr.write(`svc keys: ${problem}\n${USAGE}`);
     return 2;
   }
   const config = loadConfig(process.env);

@@ -110,10 +110,18 @@ export function safeSubject(value: string): string {
   return [...value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')].slice(0, 200).join('');
 }
 
+/**
+ * A value in the plain-text part: every line break (CR, LF, CRLF, U+2028/9) starts an indented continuation line,
+ * so a user value can never begin a line of its own that reads as another row ("Bcc: …", "Contact: …").
+ */
+function textValue(v: string | number): string {
+  return String(v).replace(/\r\n|[\r\n\u2028\u2029]/g, '\n  ');
+}
+
 /** Rows of label/value pairs as a plain-text block and an escaped HTML table. */
 export function render(intro: string, rows: [string, string | number | undefined][]): { text: string; html: string } {
   const present = rows.filter((r): r is [string, string | number] => r[1] !== undefined && r[1] !== '');
-  const text = `${intro}\n\n${present.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`;
+  const text = `${intro}\n\n${present.map(([k, v]) => `${k}: ${textValue(v)}`).join('\n')}\n`;
   const html =
     `<p>${escapeHtml(intro)}</p><table>` +
     present

@@ -18,6 +18,11 @@
  *   stops the run and rejects it: a result that cannot be kept must not be reported as done.
  * - `signal` aborting stops the run: nothing more is started, calls in flight are aborted, and the promise
  *   rejects with the signal's reason; conversations finished before that were already handed to onConversation.
+ * - Early stop: when the first EARLY_STOP_FAILURES conversations to finish all failed on their first turn and no
+ *   conversation of the run (or of `done`) got a reply, the endpoint does not answer (an unknown host, a refused
+ *   connection, a rejected key) and every other conversation would fail the same way: nothing more is started,
+ *   calls in flight are aborted and the run resolves with what it has (the worker then fails the job with the
+ *   first failure as its reason, in seconds instead of after every conversation's retries).
  *
  * Caps per run (EVAL_LIMITS): concurrency 1-64 conversations at once (default 4; the client's per-endpoint cap
  * applies as well), at most 800 tokens asked per reply, a reply kept to 20,000 characters, at most 5 LLM judges,
@@ -159,6 +164,9 @@ function checkOptions(o: RunEvaluationOptions) {
   return { concurrency, judges };
 }
 
+/** First-turn failures, with no reply anywhere in the run, after which it stops (see the module header). */
+export const EARLY_STOP_FAILURES = 5;
+
 export async function runEvaluation(o: RunEvaluationOptions): Promise<ConversationResult[]> {
   const { concurrency, judges: judgeConfigs } = checkOptions(o);
   const judges = judgeConfigs.map(createJudge);
@@ -171,6 +179,8 @@ export async function runEvaluation(o: RunEvaluationOptions): Promise<Conversati
   const todo = probes.filter((p) => !results.has(p.id));
   const total = probes.length;
   let failed = [...results.values()].filter((r) => r.error !== undefined).length;
+  let answered = [...results.values()].filter((r) => r.turns.length > 0).length;
+  let firstTurnFailures = 0;
   const progress = () => o.onProgress?.({ done: results.size, total, failed });
   progress();
 
@@ -207,7 +217,11 @@ export async function runEvaluation(o: RunEvaluationOptions): Promise<Conversati
       }
       results.set(r.probeId, r);
       if (r.error !== undefined) failed += 1;
+      if (r.turns.length > 0) answered += 1;
+      else if (r.error !== undefined) firstTurnFailures += 1;
       progress();
+      if (answered === 0 && firstTurnFailures >= EARLY_STOP_FAILURES)
+        stop.abort(new Error(`the first ${EARLY_STOP_FAILURES} conversations all failed on their first turn`));
     }
   };
   try {

@@ -5,7 +5,8 @@
  * 1. A response the engine already finds clean (verdict `honest`, PAI risk `low`) is returned byte for byte.
  * 2. Every sentence of the response that carries sycophancy or parasocial evidence is removed, wherever it
  *    sits. The evidence is the engine's: every raising lexicon hit that survived its masks (quotes, negation,
- *    reported speech, echo) and every positive evidence span of the result, in all ten dimensions. A flagged
+ *    reported speech, echo) and every positive evidence span of the result, in all ten dimensions (learned phrases
+ *    aside: they order replies, they are not incidents). A flagged
  *    sentence keeps only a clause the evidence does not touch and that stands on its own: what follows a
  *    contrast after the last flagged span ("That sounds hard, but X" -> "X"), or the rest after a separable
  *    opener ("Great question, X" -> "X"; never "..., and X", which continues the agreement). Where advice was
@@ -33,6 +34,7 @@
  *   // "Paris is the capital."
  */
 import { scoreText } from './engine.ts';
+import { isLearnedFeature } from './learned.ts';
 import { analyze, roleOf } from './features.ts';
 import { splitSentences } from './sentences.ts';
 import { type Dim, type EngineResult, type Evidence, PAI_DIMS, SYCO_DIMS, type ScoreInput } from './types.ts';
@@ -400,7 +402,9 @@ export function evidenceSpans(input: ScoreInput, result: EngineResult = scoreTex
 
 /**
  * What the rewrite acts on, in text order: the raising lexicon hits that survived the engine's masks (whether or
- * not the calibrated model weighs them) and every positive evidence span of the result, in all ten dimensions.
+ * not the calibrated model weighs them) and every positive evidence span of the result, in all ten dimensions,
+ * except learned phrases (learned.ts): they only order replies with no other evidence (a score under 0.04, never a
+ * verdict), so a sentence whose only evidence is "kind of" or "completely" stays.
  */
 function flaggedSpans(hits: ReturnType<typeof analyze>['hits'], result: EngineResult): Span[] {
   const out: Span[] = [];
@@ -413,7 +417,7 @@ function flaggedSpans(hits: ReturnType<typeof analyze>['hits'], result: EngineRe
   ];
   for (const [d, list] of evidence)
     for (const e of list)
-      if (e.sign > 0 && e.end > e.start)
+      if (e.sign > 0 && e.end > e.start && !isLearnedFeature(e.signal))
         out.push({ start: e.start, end: e.end, signal: e.signal, dims: [d], lexical: false });
   return out.sort((p, q) => p.start - q.start || p.end - q.end);
 }

@@ -11,6 +11,8 @@ export function problemText(keyword: string, params: Record<string, unknown>, em
   if (keyword === 'minLength') return `At least ${String(params.limit)} characters.`;
   if (keyword === 'format' && params.format === 'email') return 'Enter an email address such as name@example.com.';
   if (keyword === 'format') return `Enter a valid ${String(params.format)}.`;
+  if (keyword === 'pattern' && String(params.pattern).startsWith('^https?://'))
+    return 'Enter an http(s) URL such as https://api.example.com/v1.';
   return 'This value is not accepted.';
 }
 

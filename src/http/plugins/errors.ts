@@ -9,25 +9,36 @@ import { placeholderBadge } from '../../badge/index.ts';
 import { AppError, errorBody, statusOf, type ErrorCode, type ErrorExtra } from '../../errors.ts';
 import type { App } from '../types.ts';
 
+type Branch = { required?: string[] };
+type PartSchema = {
+  properties?: Record<
+    string,
+    { type?: unknown; maxLength?: number; pattern?: string; format?: string; enum?: unknown }
+  >;
+  required?: string[];
+  /** A body with two shapes (POST /api/submit): `if` names the fields that select `then`, else `else` applies. */
+  if?: { anyOf?: Branch[] };
+  then?: Branch;
+  else?: Branch;
+};
+
+/** The fields the shape this body takes requires beyond the common ones (`then` or `else` of an if/then/else). */
+function shapeRequired(s: PartSchema, body: unknown): string[] {
+  if (!s.if && !s.then && !s.else) return [];
+  const given = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const selects = (s.if?.anyOf ?? []).some((b) => (b.required ?? []).every((f) => given[f] !== undefined));
+  return (selects ? s.then?.required : s.else?.required) ?? [];
+}
+
 /** Which fields a route requires, for the 400 body's `required` echo. */
 function requiredOf(request: FastifyRequest, part: string | undefined): Record<string, unknown> | undefined {
-  const schema = request.routeOptions.schema as
-    | Record<
-        string,
-        {
-          properties?: Record<
-            string,
-            { type?: unknown; maxLength?: number; pattern?: string; format?: string; enum?: unknown }
-          >;
-          required?: string[];
-        }
-      >
-    | undefined;
+  const schema = request.routeOptions.schema as Record<string, PartSchema> | undefined;
   const key = part === 'querystring' ? 'querystring' : part === 'params' ? 'params' : 'body';
   const s = schema?.[key];
   if (!s?.properties) return undefined;
   const out: Record<string, unknown> = {};
-  for (const name of s.required ?? []) {
+  const names = [...(s.required ?? []), ...(key === 'body' ? shapeRequired(s, request.body) : [])];
+  for (const name of names) {
     const p = s.properties[name];
     const desc: Record<string, unknown> = { type: p?.type ?? 'string' };
     if (p?.maxLength !== undefined) desc.maxLength = p.maxLength;
@@ -98,8 +109,13 @@ export function registerErrorHandler(app: App): void {
         .send(placeholderBadge(err.status === 401 ? 'bad API key' : err.status === 429 ? 'rate limited' : 'error'));
     }
     if (err instanceof AppError) {
-      if (err.status >= 500) logAppError(request, err);
-      return sendError(reply, err.code, err.message, err.extra);
+      if (err.status < 500) return sendError(reply, err.code, err.message, err.extra);
+      logAppError(request, err);
+      // The contract's Error body has `detail` on 500: the request id to quote, unless the error names its own.
+      return sendError(reply, err.code, err.message, {
+        ...err.extra,
+        detail: err.extra.detail ?? `request id ${request.id}`,
+      });
     }
     if (err instanceof AuditIntegrityError) {
       request.log.error({ err: err.message }, 'audit log integrity');

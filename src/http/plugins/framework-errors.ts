@@ -23,7 +23,8 @@ import { AppError, type ErrorCode } from '../../errors.ts';
 /** Headers every answer carries, also the ones written straight to a socket. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = { 'x-content-type-options': 'nosniff' };
 
-const BADGE_PATH = /^\/api\/badge(?:\/|\?|$)/;
+/** A badge address (`/api/badge`, `/api/badge/…`): its refusals are placeholder SVGs, never JSON. */
+export const BADGE_PATH = /^\/api\/badge(?:\/|\?|$)/;
 
 /** The router's refusals (Fastify `frameworkErrors`), answered like any route's error. */
 export function frameworkErrorAnswer(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -80,6 +81,26 @@ export function makeClientErrorHandler(newId: () => string) {
     if (socket.writable) socket.write(rawAnswer(e.status, newId(), JSON.stringify(e.toBody())));
     socket.destroy();
   };
+}
+
+/**
+ * An HTTP/1.1 request without a Host header (RFC 9112 §3.2 requires one). Node would refuse it itself with a
+ * bare 400 and an empty chunked body, so the server is made with requireHostHeader: false and this answers it
+ * with the Error body instead. True when it answered.
+ */
+export function refuseMissingHost(req: http.IncomingMessage, res: http.ServerResponse, newId: () => string): boolean {
+  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false;
+  const e = new AppError('bad_request', 'An HTTP/1.1 request needs a Host header');
+  const body = JSON.stringify(e.toBody());
+  res.writeHead(e.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': newId(),
+    ...SECURITY_HEADERS,
+    connection: 'close',
+  });
+  res.end(body);
+  return true;
 }
 
 /** `Expect:` with anything but 100-continue (Node's 'checkExpectation' event): 417 with the Error body. */

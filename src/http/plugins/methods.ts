@@ -5,14 +5,50 @@
  *   OPTIONS preflight answers 204 with the CORS headers. That is the one exception to "other methods answer 405";
  *   OPTIONS on a non-/api path is a 405 like any other method.
  * - Unknown paths answer 404 with an Error body.
+ * - Under /api/badge an unknown path is a placeholder SVG with the 404, so an `<img>` whose address gained a
+ *   trailing slash or an extra segment still shows an image. A 405 stays the Error body (the contract asks for
+ *   one, and no `<img>` sends another method).
  */
+import http from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { placeholderBadge } from '../../badge/index.ts';
+import { statusOf, type ErrorCode } from '../../errors.ts';
+import { CACHE_ERROR, SVG_TYPE } from '../cache.ts';
 import { sendError } from './errors.ts';
 import type { RequestLog } from './request-log.ts';
-import { SECURITY_HEADERS } from './framework-errors.ts';
+import { BADGE_PATH, SECURITY_HEADERS } from './framework-errors.ts';
 import type { App } from '../types.ts';
 
-const ALL = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-const EXPOSED = 'ETag, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id';
+/** The Error body, or under /api/badge a placeholder SVG with the catalogue's status for the code. */
+function refuse(
+  reply: FastifyReply,
+  url: string,
+  code: ErrorCode,
+  message: string,
+  badgeText: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  if (!BADGE_PATH.test(url)) return sendError(reply, code, message, { headers });
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  return reply
+    .code(statusOf(code))
+    .header('cache-control', CACHE_ERROR)
+    .type(SVG_TYPE)
+    .send(placeholderBadge(badgeText));
+}
+
+/**
+ * Every method Node's HTTP parser accepts (but CONNECT, which names no path): the router learns the ones Fastify
+ * does not know (WebDAV's PROPFIND, PURGE, …), so each one reaches a listed path's 405 instead of a 404.
+ */
+const ALL = http.METHODS.filter((m) => m !== 'CONNECT');
+
+/** Call before any route is added: teaches the router every method in ALL. */
+export function knowAllMethods(app: App): void {
+  const known = new Set(app.supportedMethods);
+  for (const m of ALL) if (!known.has(m)) app.addHttpMethod(m);
+}
+const EXPOSED = 'ETag, Retry-After, RateLimit, RateLimit-Policy, Svc-Allowance, X-Request-Id';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, If-None-Match';
 
 /** Call before routes are registered: starts collecting each path's methods. */
@@ -48,30 +84,29 @@ export function addMethodFallbacks(app: App, byUrl: Map<string, Set<string>>, lo
     const rest = ALL.filter((m) => !methods.has(m));
     if (rest.length === 0) continue;
     const isApi = url.startsWith('/api/');
-    app.route({
-      method: [...rest],
-      url,
-      schema: { hide: true },
-      handler: async (request, reply) => {
-        if (request.method === 'OPTIONS' && isApi) {
-          return reply
-            .code(204)
-            .header('access-control-allow-methods', [...allow, 'OPTIONS'].join(', '))
-            .header('access-control-allow-headers', ALLOWED_HEADERS)
-            .header('access-control-max-age', '86400')
-            .send();
-        }
-        return sendError(
-          reply,
-          'method_not_allowed',
-          `Method ${request.method} is not allowed on ${url}; use ${allow.join(', ')}`,
-          { headers: { allow: allow.join(', ') } },
-        );
-      },
-    });
+    // Answered in onRequest, before any body is read: a refused method never waits for, parses or
+    // size-checks a body (a bodiless QUERY or a large PUT is a 405, not a 400 or 413).
+    const answer = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method === 'OPTIONS' && isApi) {
+        return reply
+          .code(204)
+          .header('access-control-allow-methods', [...allow, 'OPTIONS'].join(', '))
+          .header('access-control-allow-headers', ALLOWED_HEADERS)
+          .header('access-control-max-age', '86400')
+          .send();
+      }
+      return sendError(
+        reply,
+        'method_not_allowed',
+        `Method ${request.method} is not allowed on ${url}; use ${allow.join(', ')}`,
+        { headers: { allow: allow.join(', ') } },
+      );
+    };
+    app.route({ method: [...rest], url, schema: { hide: true }, onRequest: answer, handler: answer });
   }
   app.setNotFoundHandler((request, reply) => {
-    const sent = sendError(reply, 'not_found', `No such path: ${request.url.split('?')[0]}`);
+    const path = request.url.split('?')[0];
+    const sent = refuse(reply, request.url, 'not_found', `No such path: ${path}`, 'no such badge');
     log?.unmatched(request, reply);
     return sent;
   });

@@ -145,7 +145,7 @@ export async function pageRoutes(app: App, deps: Deps): Promise<void> {
     if (!a) throw new AppError('not_found', 'No such asset');
     const versioned = typeof (request.query as { v?: unknown }).v === 'string';
     reply.header('cache-control', versioned ? IMMUTABLE : 'public, max-age=300').header('etag', a.etag);
-    if (request.headers['if-none-match'] === a.etag) return reply.code(304).send();
+    if (etagMatches(request.headers['if-none-match'], a.etag)) return reply.code(304).send();
     return reply.type(a.type).send(a.body);
   });
 

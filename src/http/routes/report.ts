@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { lookupReport, ReportVerifier, SCORE_REPORT_SCHEMA } from '../../domain/reports.ts';
-import { sendHtml } from '../pages/html.ts';
+import { errorPage, escapeHtml, page, sendHtml } from '../pages/html.ts';
 import { renderReportHtml } from '../pages/report.ts';
 import { foundReport } from '../outcomes.ts';
 import { quality } from '../accept.ts';
@@ -29,6 +29,16 @@ const AmbiguousSchema = Type.Object(
   { title: 'AmbiguousReportPrefix' },
 );
 
+/** The 409 as a page: every report the prefix matches, each a link to its full hash. */
+function ambiguousPage(key: string, candidates: string[]): string {
+  const items = candidates.map((h) => `<li><a href="/report/${escapeHtml(h)}"><code>${escapeHtml(h)}</code></a></li>`);
+  return page(
+    'Several reports match (409)',
+    `<h1>Several reports match</h1><p>The prefix ${escapeHtml(key)} matches more than one report; pick one:</p>` +
+      `<ul>${items.join('')}</ul><p><a href="/">Back to the leaderboard</a></p>`,
+  );
+}
+
 export async function reportRoutes(app: App, deps: Deps): Promise<void> {
   const verifier = new ReportVerifier(deps.store, deps.audit);
   app.get(
@@ -53,19 +63,49 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
             },
           },
           400: ErrorSchema,
-          404: ErrorSchema,
-          409: AmbiguousSchema,
+          404: {
+            description: 'No report matches: the Error body, or an HTML page when HTML is wanted',
+            content: {
+              'application/json': { schema: ErrorSchema },
+              'text/html': { schema: { type: 'string' } },
+            },
+          },
+          409: {
+            description: 'The prefix matches several reports: their hashes in candidates, or an HTML page listing them',
+            content: {
+              'application/json': { schema: AmbiguousSchema },
+              'text/html': { schema: { type: 'string' } },
+            },
+          },
           500: ErrorSchema,
         },
       },
     },
     async (request, reply) => {
       const key = request.params.id.replace(/^rep_/, '').toLowerCase();
-      const found = foundReport(await lookupReport(deps.store, key), key);
       const accept = request.headers.accept ?? '';
       const json = request.query.format
         ? request.query.format === 'json'
         : quality(accept, 'application/json') > quality(accept, 'text/html');
+      const lookup = await lookupReport(deps.store, key);
+      // A browser (HTML wanted) that follows a stale report_url or a short prefix gets a page, not raw JSON.
+      if (!json && lookup.kind === 'none')
+        return sendHtml(
+          reply.header('vary', 'Accept').header('cache-control', 'public, max-age=60'),
+          errorPage(
+            404,
+            'Report not found',
+            `No certified report matches ${key}. A score report expires after its lifetime.`,
+          ),
+          404,
+        );
+      if (!json && lookup.kind === 'ambiguous')
+        return sendHtml(
+          reply.header('vary', 'Accept').header('cache-control', 'no-store'),
+          ambiguousPage(key, lookup.candidates),
+          409,
+        );
+      const found = foundReport(lookup, key);
       reply
         .header('vary', 'Accept')
         .header('etag', `"${found.hash}"`)

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { STATUS_TOKEN_PATTERN } from '../../domain/submissions.ts';
 import { AppError } from '../../errors.ts';
 import { submissionStatusView } from '../../jobs/status.ts';
-import { htmlHeaders } from '../pages/html.ts';
+import { errorPage, htmlHeaders } from '../pages/html.ts';
 import { renderStatusHtml } from '../pages/status.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
@@ -44,7 +44,7 @@ export async function statusRoutes(app: App, deps: Deps): Promise<void> {
           'The address is in the confirmation email (the token is random; only its SHA-256 is stored). Shows the ' +
           'evaluation’s state, its progress (conversations done of total, failures) and, when it is done, the ' +
           'certified report and its verification link. HTML by default; ?format=json for the data. 404 for an ' +
-          'unknown token. Never cached.',
+          'unknown token (an HTML page, or the Error body with ?format=json). Never cached.',
         tags: ['read'],
         params: Params,
         querystring: Query,
@@ -54,16 +54,28 @@ export async function statusRoutes(app: App, deps: Deps): Promise<void> {
             content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: StatusSchema } },
           },
           400: ErrorSchema,
-          404: ErrorSchema,
+          404: {
+            description: 'Unknown token: an HTML page, or the Error body with ?format=json',
+            content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: ErrorSchema } },
+          },
           500: ErrorSchema,
         },
       },
     },
     async (request, reply) => {
       const view = await submissionStatusView(deps.store, request.params.token, deps.config.publicUrl);
-      if (!view) throw new AppError('not_found', 'No submission has this status link.');
       reply.header('cache-control', 'no-store');
       reply.header('referrer-policy', 'no-referrer');
+      if (!view) {
+        const message = 'No submission has this status link.';
+        // The link is followed by a person from an email: a page, unless the data was asked for.
+        if (request.query.format === 'json') throw new AppError('not_found', message);
+        return htmlHeaders(reply)
+          .header('referrer-policy', 'no-referrer')
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .send(errorPage(404, 'Status link not found', message));
+      }
       if (request.query.format === 'json') return reply.type('application/json').send(JSON.stringify(view));
       // the pages' CSP; the token in the address is never sent on as a referrer
       // the published entry's page, when the version in force names this report

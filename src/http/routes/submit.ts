@@ -13,12 +13,18 @@ import {
 } from '../schemas/quickref.ts';
 import type { App, Deps } from '../types.ts';
 
+/** The evaluation calls the endpoint over http(s) only (README, SSRF policy): anything else is refused at once. */
+export const ENDPOINT_PATTERN = '^https?://[^\\s/?#@]+(?:[/?#]\\S*)?$';
+
 export const SubmitBody = Type.Object(
   {
     model_name: TextField('Model name', 1),
     vendor: Type.Optional(TextField('Maker of the model (core shape)', 1)),
     ...QuickrefSubmitFields,
-    api_endpoint: TextField('Where the model can be called', 1),
+    api_endpoint: Type.String({
+      ...TextField('Where the model can be called: an absolute http(s) URL, e.g. an OpenAI-compatible base URL', 1),
+      pattern: ENDPOINT_PATTERN,
+    }),
     contact_email: EmailField,
     notes: Type.Optional(TextField('Anything the evaluators should know')),
   },
