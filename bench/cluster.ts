@@ -2,6 +2,10 @@
  * `npm run bench:cluster`: `svc serve` with SVC_WORKERS=2 (default settings otherwise: logs at info, SQLite)
  * against nginx with 2 worker processes serving the same leaderboard bytes from a file, side by side in one run,
  * with wrk (50 connections, BENCH_SECONDS each, default 10). Target: svc at 70% or more of nginx.
+ * Beside them, node:http itself with 2 cluster workers answering the same bytes and nothing else
+ * (bench/bare-cluster.ts): the ceiling for any Node service on this machine. BENCH_ROUNDS rounds (default 3) of the
+ * three in turn; the medians and their ratios are printed, with each server's CPU time per request (all its
+ * processes, from /proc), which moves less with the neighbours' load than req/s.
  * Needs nginx and wrk (apt-get install -y nginx wrk); nginx runs on a loopback port with a temporary config and is
  * stopped at the end.
  */
@@ -12,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const root = path.resolve(import.meta.dirname, '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-cluster-'));
 fs.chmodSync(dir, 0o755); // nginx workers run as an unprivileged user and must read the file
@@ -25,12 +30,29 @@ function freePort(): Promise<number> {
   });
 }
 
-function wrk(url: string): { rps: number; p99: string; line: string } {
+/** user + system CPU seconds of a process and all its descendants so far (Linux /proc). */
+function treeCpu(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const own = (Number(f[11]) + Number(f[12])) / 100;
+    const kids = fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((t) => fs.readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+    return own + kids.reduce((a, k) => a + treeCpu(Number(k)), 0);
+  } catch {
+    return 0;
+  }
+}
+
+function wrk(url: string, pid?: number): { rps: number; p99: string; us: number; line: string } {
+  const before = pid === undefined ? 0 : treeCpu(pid);
   const out = execFileSync('wrk', ['-t2', '-c50', `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const total = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const us = pid === undefined ? Number.NaN : ((treeCpu(pid) - before) * 1e6) / Math.max(1, total);
   const p99 = /\s99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? '?';
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
-  return { rps, p99, line: non2xx ? ` (non-2xx ${non2xx})` : '' };
+  return { rps, p99, us, line: non2xx ? ` (non-2xx ${non2xx})` : '' };
 }
 
 async function waitFor(url: string): Promise<void> {
@@ -56,6 +78,7 @@ const svc: ChildProcess = spawn(process.execPath, ['bin/svc.js', 'serve'], {
   stdio: ['ignore', fs.openSync(path.join(dir, 'svc.log'), 'w'), 'inherit'],
 });
 let nginx: ChildProcess | undefined;
+let bare: ChildProcess | undefined;
 try {
   await waitFor(`http://127.0.0.1:${svcPort}/healthz`);
   const body = await (await fetch(`http://127.0.0.1:${svcPort}/api/leaderboard`)).text();
@@ -78,29 +101,49 @@ http {
   );
   nginx = spawn('nginx', ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
   await waitFor(`http://127.0.0.1:${ngPort}/leaderboard.json`);
+  const barePort = await freePort();
+  bare = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/bare-cluster.ts', path.join(dir, 'www', 'leaderboard.json'), String(barePort)],
+    { cwd: root, stdio: 'inherit' },
+  );
+  const bareUrl = `http://127.0.0.1:${barePort}/leaderboard.json`;
+  await waitFor(bareUrl);
   const svcUrl = `http://127.0.0.1:${svcPort}/api/leaderboard`;
   const ngUrl = `http://127.0.0.1:${ngPort}/leaderboard.json`;
   wrk(svcUrl.replace('leaderboard', 'leaderboard?warm=1')); // warm-up, not measured
+  wrk(bareUrl);
   console.log(
-    `cluster benchmark: wrk 50 connections, ${seconds} s each, ${os.availableParallelism()} cores, node ${process.version}`,
+    `cluster benchmark: wrk -t2, 50 connections, ${rounds} rounds of ${seconds} s each, ${os.availableParallelism()} cores, node ${process.version}`,
   );
-  console.log('what                                 req/s     p99');
-  const rows: [string, ReturnType<typeof wrk>][] = [];
-  for (const [name, url] of [
-    ['svc SVC_WORKERS=2  /api/leaderboard', svcUrl],
-    ['nginx 2 workers    same bytes', ngUrl],
-    ['svc SVC_WORKERS=2  (second run)', svcUrl],
-    ['nginx 2 workers    (second run)', ngUrl],
-  ] as const) {
-    const r = wrk(url);
-    rows.push([name, r]);
-    console.log(`${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${r.p99.padStart(7)}${r.line}`);
+  console.log('what                                  req/s      p99  server CPU µs/req');
+  const servers = [
+    ['svc SVC_WORKERS=2  /api/leaderboard', svcUrl, svc.pid!],
+    ['node:http, 2 workers, same bytes', bareUrl, bare.pid!],
+    ['nginx 2 workers    same bytes', ngUrl, nginx.pid!],
+  ] as const;
+  const runs: ReturnType<typeof wrk>[][] = servers.map(() => []);
+  for (let i = 0; i < rounds; i++) {
+    servers.forEach(([name, url, pid], j) => {
+      const r = wrk(url, pid);
+      runs[j]!.push(r);
+      console.log(
+        `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${r.p99.padStart(8)} ${r.us.toFixed(1).padStart(18)}${r.line}`,
+      );
+    });
   }
-  const s = (rows[0]![1].rps + rows[2]![1].rps) / 2;
-  const n = (rows[1]![1].rps + rows[3]![1].rps) / 2;
-  console.log(`svc / nginx: ${((s / n) * 100).toFixed(0)}% (target >= 70%)`);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const [s, b, n] = runs.map((rs) => median(rs.map((r) => r.rps)));
+  const [su, bu, nu] = runs.map((rs) => median(rs.map((r) => r.us)));
+  console.log(
+    `medians: svc ${s!.toFixed(0)}, node:http ${b!.toFixed(0)}, nginx ${n!.toFixed(0)} req/s; CPU ${su!.toFixed(1)} / ${bu!.toFixed(1)} / ${nu!.toFixed(1)} µs per request`,
+  );
+  console.log(
+    `svc / nginx: ${((s! / n!) * 100).toFixed(0)}% (target >= 70%); svc / node:http ${((s! / b!) * 100).toFixed(0)}%; node:http / nginx ${((b! / n!) * 100).toFixed(0)}%`,
+  );
 } finally {
   nginx?.kill('SIGQUIT');
+  bare?.kill('SIGTERM');
   svc.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1500));
   fs.rmSync(dir, { recursive: true, force: true });

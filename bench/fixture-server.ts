@@ -58,7 +58,7 @@ if (mode === 'bare') {
     loggerInstance: createLogger(config.logLevel, path.join(dir, 'svc.log')),
   });
   process.stdout.write(`${JSON.stringify({ url: await app.listen({ port: 0, host: '127.0.0.1' }), key: apiKey })}\n`);
-  // SIGUSR2: print {maxStallMs, p99StallMs, rssMB, heapMB, walMB} as one line (the longest event-loop stall since start).
+  // SIGUSR2: print {maxStallMs, p99StallMs, rssMB, heapMB, heapTotalMB, externalMB, arrayBuffersMB, anonMB, fileMB, walMB} as one line (the longest event-loop stall since start).
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   process.on('SIGUSR2', () => {
@@ -66,8 +66,20 @@ if (mode === 'bare') {
     (globalThis as { gc?: () => void }).gc?.();
     const db = config.store.kind === 'sqlite' ? `${config.store.path}-wal` : '';
     const wal = db && fs.existsSync(db) ? fs.statSync(db).size / 1048576 : 0;
+    const mem = process.memoryUsage();
+    // RSS split as the kernel counts it: anonymous (heaps, malloc) and file-backed (code, mapped files).
+    const rollup = (() => {
+      try {
+        return fs.readFileSync('/proc/self/smaps_rollup', 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    const kb = (name: string) =>
+      Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? Number.NaN) / 1024;
+    const mb = (n: number) => n / 1048576;
     process.stdout.write(
-      `${JSON.stringify({ maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMB: process.memoryUsage().rss / 1048576, heapMB: process.memoryUsage().heapUsed / 1048576, walMB: wal })}\n`,
+      `${JSON.stringify({ maxStallMs: delay.max / 1e6, p99StallMs: delay.percentile(99) / 1e6, rssMB: mb(mem.rss), heapMB: mb(mem.heapUsed), heapTotalMB: mb(mem.heapTotal), externalMB: mb(mem.external), arrayBuffersMB: mb(mem.arrayBuffers), anonMB: kb('Anonymous'), fileMB: kb('Rss') - kb('Anonymous'), walMB: wal })}\n`,
     );
   });
   process.on('SIGTERM', () => process.exit(0));

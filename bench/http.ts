@@ -9,7 +9,8 @@
  * moves with the neighbours' load, so each endpoint runs BENCH_ROUNDS rounds (default 3), svc and bare alternating,
  * and the ratio is of the medians. The server's own CPU time per answered request (user + system, read from
  * /proc) is printed beside it: it hardly depends on the load generator or the neighbours, and its ratio is the
- * steadier figure of what the service's per-request work costs. BENCH_SECONDS sets each run's length (default 5).
+ * steadier figure of what the service's per-request work costs. BENCH_SECONDS sets each run's length (default 5);
+ * BENCH_ONLY=leaderboard,model runs only those endpoints (home, leaderboard, model, badge, score).
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -107,12 +108,15 @@ const app = await start('app');
 const lb = await fetch(`${app.url}/api/leaderboard`);
 const lbBody = await lb.text();
 const slug = (JSON.parse(lbBody) as { sycophancy: { slug: string }[] }).sycophancy[0]!.slug;
-const targets = {
-  home: `/`, // the leaderboard page
-  leaderboard: `/api/leaderboard`,
-  model: `/api/model?slug=${slug}`,
-  badge: `/api/badge/${slug}`,
-};
+const only = process.env.BENCH_ONLY?.split(',');
+const targets = Object.fromEntries(
+  Object.entries({
+    home: `/`, // the leaderboard page
+    leaderboard: `/api/leaderboard`,
+    model: `/api/model?slug=${slug}`,
+    badge: `/api/badge/${slug}`,
+  }).filter(([name]) => !only || only.includes(name)),
+);
 const bodies: Record<string, { type: string; body: string }> = {};
 for (const [name, path] of Object.entries(targets)) {
   const r = await fetch(app.url + path);
@@ -162,10 +166,12 @@ const post = (key?: string): Partial<autocannon.Options> => ({
   headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
 });
 console.log('POST /api/score (autocannon)  req/s  p99 ms  µs/req');
-for (const [name, key] of [
-  ['keyless (free tier)', undefined],
-  ['keyed', app.key],
-] as const) {
+for (const [name, key] of !only || only.includes('score')
+  ? ([
+      ['keyless (free tier)', undefined],
+      ['keyed', app.key],
+    ] as const)
+  : []) {
   await load(appPid, `${app.url}/api/score`, post(key), 1);
   const r = await load(appPid, `${app.url}/api/score`, post(key));
   console.log(

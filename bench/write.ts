@@ -4,7 +4,8 @@
  * it does not answer). Prints req/s, p99, the longest event-loop stall in the server (perf_hooks
  * monitorEventLoopDelay) and, for SQLite, the WAL file's size at the end. Target: p99 < 50 ms on both.
  * BENCH_ROUTE=rss instead runs 200,000 mixed requests (reads, score, verify) and prints the server's RSS at the
- * start, the middle and the end (target: flat).
+ * start, after warm-up, after each BENCH_PARTS-th of the requests (default 2) and at the end, with the heap, external
+ * memory and the anonymous / file-backed split of RSS (target: flat). BENCH_TOTAL sets the count (default 200,000).
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -39,6 +40,11 @@ async function start(storeUrl?: string) {
       p99StallMs: number;
       rssMB: number;
       heapMB: number;
+      heapTotalMB: number;
+      externalMB: number;
+      arrayBuffersMB: number;
+      anonMB: number;
+      fileMB: number;
       walMB: number;
     };
   };
@@ -94,17 +100,20 @@ if (process.env.BENCH_ROUTE === 'rss') {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${s.key}` },
     },
   ];
-  const total = 200_000;
+  const total = Number(process.env.BENCH_TOTAL ?? 200_000);
+  const parts = Math.max(2, Number(process.env.BENCH_PARTS ?? 2));
   console.log(`RSS over ${total} mixed requests (6 kinds, round robin), 50 connections, node ${process.version}`);
-  const show = (what: string, st: { rssMB: number; heapMB: number }) =>
-    console.log(`${what.padEnd(7)} RSS ${st.rssMB.toFixed(1)} MB, heap used ${st.heapMB.toFixed(1)} MB (after GC)`);
+  const show = (what: string, st: Awaited<ReturnType<typeof s.stats>>) =>
+    console.log(
+      `${what.padEnd(7)} RSS ${st.rssMB.toFixed(1)} MB (anonymous ${st.anonMB.toFixed(1)}, file ${st.fileMB.toFixed(1)}), heap used ${st.heapMB.toFixed(1)} of ${st.heapTotalMB.toFixed(1)} MB, external ${st.externalMB.toFixed(1)} MB (array buffers ${st.arrayBuffersMB.toFixed(1)}) (after GC)`,
+    );
   show('start', await s.stats());
   // A short warm-up first: JIT code, the first request's caches and the pools are not a leak.
   await autocannon({ url: s.url, connections: 50, amount: 6000, requests } as autocannon.Options);
   show('warm', await s.stats());
-  for (const half of ['middle', 'end']) {
-    const r = await autocannon({ url: s.url, connections: 50, amount: total / 2, requests } as autocannon.Options);
-    show(half, await s.stats());
+  for (let i = 1; i <= parts; i++) {
+    const r = await autocannon({ url: s.url, connections: 50, amount: total / parts, requests } as autocannon.Options);
+    show(i === parts ? 'end' : `${Math.round((i * total) / parts / 1000)}k`, await s.stats());
     if (r.errors) console.log(`        (${r.errors} connection errors)`);
   }
   s.child.kill('SIGTERM');

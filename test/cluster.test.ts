@@ -53,7 +53,7 @@ it('shares caps across workers, replaces a dead worker and drains on SIGTERM', {
     ),
   );
   assert.equal(statuses.filter((s) => s === 429).length, 35, `5 of 40 admitted by both workers together: ${statuses}`);
-  // request lines are written in batches (src/logging.ts: 4 KB or 250 ms), so wait for both workers' lines
+  // request lines are written in batches (src/logging.ts: 16 KB or 250 ms), so wait for both workers' lines
   const servedBy = (): Set<number> =>
     new Set([...out.matchAll(/"pid":(\d+),[^\n]*"route":"\/api\/submit"/g)].map((m) => Number(m[1])));
   for (let i = 0; i < 40 && servedBy().size < 2; i++) await new Promise((r) => setTimeout(r, 50));

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { it } from 'node:test';
+import { HOT_CACHE_MAX_BYTES, HOT_CACHE_MAX_KEY, HotCache } from '../src/http/plugins/hot-cache.ts';
 import { registry } from '../src/metrics.ts';
 import { makeApp, sampleDataset } from './helpers.ts';
 
@@ -62,4 +63,32 @@ it('serves remembered reads with the route’s own headers and body, and steps a
   };
   assert.equal(after.sycophancy.honesty, 97.5);
   await t.close();
+});
+
+it('holds one copy of a body however many URLs answer it, and no key past HOT_CACHE_MAX_KEY', () => {
+  const log = { served() {}, unmatched() {} };
+  const cache = new HotCache(
+    () => 1,
+    () => 'req_1',
+    log,
+  );
+  const page = Buffer.alloc(100_000, 'x');
+  const answer = (url: string, body: Buffer, etag: string) => {
+    const request = { method: 'GET', headers: {}, raw: { url }, routeOptions: { url: '/' } };
+    const reply = { statusCode: 200, getHeaders: () => ({ etag, 'content-type': 'text/html' }) };
+    cache.remember(request as never, reply as never, Buffer.from(body));
+  };
+  // Made-up query strings are distinct keys with the same answer: 2,000 of them hold one 100 KB body.
+  for (let i = 0; i < 2000; i++) answer(`/?junk=${i}`, page, '"page"');
+  assert.deepEqual(cache.held, { answers: 2000, bytes: 100_000 });
+  // Past HOT_CACHE_MAX answers everything is forgotten and remembering starts again.
+  answer('/?junk=last', page, '"page"');
+  assert.deepEqual(cache.held, { answers: 1, bytes: 100_000 });
+  // A different body under another ETag is held as well; a long URL is not remembered.
+  answer('/api/leaderboard', Buffer.alloc(10_000, 'y'), '"lb"');
+  answer(`/?${'a'.repeat(HOT_CACHE_MAX_KEY)}`, page, '"page"');
+  assert.deepEqual(cache.held, { answers: 2, bytes: 110_000 });
+  // Distinct bodies beyond HOT_CACHE_MAX_BYTES: forgotten, never more than the bound held.
+  for (let i = 0; i < 200; i++) answer(`/api/model?slug=m${i}`, Buffer.alloc(100_000, i), `"m${i}"`);
+  assert.ok(cache.held.bytes <= HOT_CACHE_MAX_BYTES, String(cache.held.bytes));
 });

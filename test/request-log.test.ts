@@ -1,5 +1,7 @@
 /** Request logs: one line per request with method, route, status, time and request id; no query string ever. */
 import assert from 'node:assert/strict';
+import net, { type AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { it } from 'node:test';
 import { buildApp } from '../src/app.ts';
@@ -72,5 +74,32 @@ it('samples ordinary requests by SVC_LOG_SAMPLE and always logs 5xx', async () =
     [['/api/keys', 500]],
   );
   await app.close();
+  await t.close();
+});
+
+it('writes a path no route matched as a JSON string: quotes and backslashes cannot forge fields', async () => {
+  const { app, lines, t } = await loggedApp();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  // Raw bytes on a socket: fetch and inject would percent-encode the quotes.
+  const path = '/no/x","status":200,"forged":"\\';
+  const socket = net.connect(port, '127.0.0.1');
+  let answer = '';
+  socket.on('data', (d) => (answer += d));
+  socket.write(
+    Buffer.from(
+      `GET ${path}?key=sk-secret HTTP/1.1\r\nHost: x\r\nX-Request-Id: forge-1\r\nConnection: close\r\n\r\n`,
+      'latin1',
+    ),
+  );
+  await once(socket, 'close');
+  assert.match(answer, /^HTTP\/1\.1 404 /);
+  await app.close();
+  const mine = lines.filter((l) => l.reqId === 'forge-1');
+  assert.equal(mine.length, 1, JSON.stringify(lines));
+  assert.equal(mine[0]!.route, path);
+  assert.equal(mine[0]!.status, 404);
+  assert.equal(mine[0]!.forged, undefined);
+  assert.doesNotMatch(JSON.stringify(lines), /sk-secret/);
   await t.close();
 });

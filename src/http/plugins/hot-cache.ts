@@ -15,8 +15,13 @@
  * - counted and logged like every request (src/http/plugins/request-log.ts: the same request line, metric series and
  *   sampling), under the route's pattern;
  * - forgotten as a whole when the dataset version changes (the first request of the new version goes through the
- *   route again), when more than HOT_CACHE_MAX answers are held, and for good once the app starts closing (then
- *   every request goes through Fastify, which answers 503 while draining).
+ *   route again), when more than HOT_CACHE_MAX answers or HOT_CACHE_MAX_BYTES of bodies are held, and for good once
+ *   the app starts closing (then every request goes through Fastify, which answers 503 while draining).
+ *
+ * Memory is bounded whatever URLs clients make up: the routes ignore unknown query parameters, so `/?a=1`, `/?a=2`
+ * … are distinct keys with the same answer. Answers with the same ETag share one body (the ETag is a hash of the
+ * bytes, and the bytes are compared once when remembered), so such keys cost their headers, not another copy of a
+ * 100 KB page; a URL and Accept header longer than HOT_CACHE_MAX_KEY characters is not remembered at all.
  */
 import type http from 'node:http';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
@@ -32,6 +37,10 @@ declare module 'fastify' {
 }
 
 export const HOT_CACHE_MAX = 2000;
+/** Bytes of distinct bodies held at most (the bundled dataset's reads are well under 1 MB in all). */
+export const HOT_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+/** Longest URL plus Accept header remembered. */
+export const HOT_CACHE_MAX_KEY = 1024;
 
 interface Entry {
   /** Header names and values as a flat list, the request id's value at index 1 (filled per answer). */
@@ -45,6 +54,9 @@ interface Entry {
 
 export class HotCache {
   private readonly entries = new Map<string, Entry>();
+  /** The distinct bodies held, by ETag, and their total size. */
+  private readonly bodies = new Map<string, Buffer>();
+  private bytes = 0;
   private generation: unknown;
   private closed = false;
 
@@ -64,7 +76,7 @@ export class HotCache {
     const e = this.entries.get(accept === undefined ? req.url! : `${req.url}\n${accept}`);
     if (e === undefined) return false;
     if (this.version() !== this.generation) {
-      this.entries.clear();
+      this.clear();
       return false;
     }
     const start = performance.now();
@@ -93,13 +105,13 @@ export class HotCache {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return;
     const version = this.version();
     if (version !== this.generation) {
-      this.entries.clear();
+      this.clear();
       this.generation = version;
     }
     const accept = request.headers.accept;
     const key = accept === undefined ? request.raw.url! : `${request.raw.url}\n${accept}`;
-    if (this.entries.has(key)) return;
-    if (this.entries.size >= HOT_CACHE_MAX) this.entries.clear();
+    if (key.length > HOT_CACHE_MAX_KEY || this.entries.has(key)) return;
+    if (this.entries.size >= HOT_CACHE_MAX) this.clear();
     const headers: string[] = ['x-request-id', ''];
     const notModified: string[] = ['x-request-id', ''];
     let etag: string | undefined;
@@ -111,15 +123,34 @@ export class HotCache {
       if (name !== 'content-type') notModified.push(name, v);
     }
     // Encoded once here: a string would be UTF-8 encoded again on every answer.
-    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    let body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    const held = etag === undefined ? undefined : this.bodies.get(etag);
+    if (held?.equals(body)) body = held;
+    else {
+      if (this.bytes + body.length > HOT_CACHE_MAX_BYTES) this.clear();
+      if (body.length > HOT_CACHE_MAX_BYTES) return;
+      this.bytes += body.length;
+      if (etag !== undefined && held === undefined) this.bodies.set(etag, body);
+    }
     headers.push('content-length', String(body.length));
     this.entries.set(key, { headers, notModified, body, etag, route: request.routeOptions.url ?? '' });
+  }
+
+  /** Answers and distinct body bytes held (tests, and the bound above). */
+  get held(): { answers: number; bytes: number } {
+    return { answers: this.entries.size, bytes: this.bytes };
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.bodies.clear();
+    this.bytes = 0;
   }
 
   /** From now on every request goes through Fastify (the app is closing). */
   close(): void {
     this.closed = true;
-    this.entries.clear();
+    this.clear();
   }
 }
 

@@ -13,10 +13,10 @@
  *
  * Cost (bench/http.ts): this line is written on every request, so it is built as one string, the same JSON that
  * pino writes for `log.info({...}, 'request')` (level, time, the logger's bindings, reqId, the fields, msg), and
- * handed to pino's own destination (asynchronous, batched writes: src/logging.ts). That skips the per-request
- * child logger and pino's generic serializer; every value in it is either a constant of the route or checked
- * text (the request id matches [A-Za-z0-9._-], the method is an HTTP token), and a 404's path goes through
- * JSON.stringify. A logger that is not a plain pino instance (custom formatters, a mixin, a multistream) gets
+ * handed straight to the logger's destination (src/log-sink.ts: encoded once into a reused buffer, written in
+ * batches). That skips the per-request child logger and pino's generic serializer; every value in it is either a
+ * constant of the route or checked text (the request id matches [A-Za-z0-9._-], the method is an HTTP token), and a
+ * 404's path goes through JSON.stringify. A logger that is not a plain pino instance (custom formatters, a mixin, a multistream) gets
  * the ordinary `request.log.info` call instead.
  *
  * The hook is attached per route (onRoute), so the route pattern is a closure constant rather than a per-request
