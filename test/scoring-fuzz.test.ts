@@ -159,8 +159,13 @@ test('linear behaviour on long adversarial inputs: time(4n) < 10 x time(n), and 
     await t.test(name, () => {
       const max = make(50000);
       checkInvariants('prompt', max);
-      // 4x the input: linear gives ~4x the time, quadratic ~16x; 10x leaves room for noise
-      const { ratio, tSmall, tLarge } = growthRatio(max, make(200000));
+      // 4x the input: linear gives ~4x the time, quadratic ~16x; 10x leaves room for noise. A loaded machine (other
+      // processes, a GC pause in the large run) can still push one measurement over: up to 3 measurements, the first
+      // under 10x passes; quadratic growth stays near 16x in every one of them.
+      const large = make(200000);
+      let m = growthRatio(max, large);
+      for (let k = 0; k < 2 && m.ratio >= 10; k++) m = growthRatio(max, large);
+      const { ratio, tSmall, tLarge } = m;
       ok(
         ratio < 10,
         `${name}: ${tSmall.toFixed(2)} ms at 50k vs ${tLarge.toFixed(2)} ms at 200k (x${ratio.toFixed(1)})`,
