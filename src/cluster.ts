@@ -22,7 +22,7 @@ import type { Config } from './config.ts';
 import type { Logger } from './logging.ts';
 import { startMetricsServer } from './metrics.ts';
 import { MemoryStore } from './store/memory/index.ts';
-import { listenErrorMessage, StartupError } from './startup.ts';
+import { listenErrorMessage, METRICS_VARS, StartupError } from './startup.ts';
 
 interface HitRequest {
   svc: 'hit';
@@ -158,7 +158,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   if (config.metrics) {
     await startMetricsServer(config.metrics.port, config.metrics.host).catch((err: NodeJS.ErrnoException) => {
       throw new StartupError(
-        `cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${err.code ?? err.message}`,
+        `cannot serve metrics on ${config.metrics!.host}:${config.metrics!.port}: ${listenErrorMessage(err, config.metrics!.host, config.metrics!.port, METRICS_VARS)}`,
       );
     });
   }

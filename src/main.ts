@@ -18,13 +18,19 @@ import { createLogger, flushLogs } from './logging.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
 import { runPrimary } from './cluster.ts';
 import { instrumentStore, shareWithPrimary, startMetricsServer } from './metrics.ts';
-import { checkRedisDurability, certifyWithRetry, listenErrorMessage, Readiness, StartupError } from './startup.ts';
+import {
+  checkRedisDurability,
+  certifyWithRetry,
+  listenErrorMessage,
+  METRICS_VARS,
+  Readiness,
+  StartupError,
+} from './startup.ts';
 import { describeStore } from './cli/store.ts';
 import { createStore, RedisStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 
 /** The settings that choose the metrics address, named in its listen errors. */
-const METRICS_VARS = { port: 'SVC_METRICS_PORT', host: 'SVC_METRICS_HOST' };
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: Config;
@@ -103,7 +109,9 @@ async function serve(config: Config): Promise<void> {
   const store = instrumentStore(openStore(config));
   if (store instanceof RedisStore) {
     await reachRedis(config, store);
-    await checkRedisDurability(store, config.redisDurability, log);
+    // every worker checks (each refuses under "require"); only the first warns, so a warning shows once per start
+    const quiet = { info: () => {}, warn: () => {} };
+    await checkRedisDurability(store, config.redisDurability, (cluster.worker?.id ?? 1) === 1 ? log : quiet);
   }
   // The bundled file seeds the store's published versions; only its models newer than the published ones are taken.
   const taken = await withStore(config, 'cannot check the bundled dataset', () => takeBundle(store, bundle));

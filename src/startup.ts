@@ -78,6 +78,9 @@ export async function certifyWithRetry(
  * One line for a listen() failure, naming the settings that chose the address (`PORT`/`HOST` for the service,
  * `SVC_METRICS_PORT`/`SVC_METRICS_HOST` for the metrics port), so the operator knows which one to change.
  */
+/** The settings that place the metrics listener, for listenErrorMessage. */
+export const METRICS_VARS = { port: 'SVC_METRICS_PORT', host: 'SVC_METRICS_HOST' };
+
 export function listenErrorMessage(
   err: NodeJS.ErrnoException,
   host: string,

@@ -50,3 +50,40 @@ describe('Redis durability check', () => {
     assert.equal(logs.length, 0);
   });
 });
+
+describe('Redis durability warning with SVC_WORKERS=2', () => {
+  it('is logged once per start, not once per worker', { skip, timeout: 120_000 }, async () => {
+    const { spawn } = await import('node:child_process');
+    const store = new RedisStore(redisTestUrl('durability'));
+    const durable = (await store.persistence()).durable;
+    await store.close();
+    if (durable !== false) return; // this Redis persists: nothing to warn about
+    const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+      cwd: new URL('..', import.meta.url).pathname,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SVC_WORKERS: '2',
+        SVC_STORE_URL: redisTestUrl('durability-cluster'),
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (c) => (out += c));
+    try {
+      const listening = () => (out.match(/"msg":"Server listening/g) ?? []).length;
+      for (let i = 0; i < 1200 && (listening() < 2 || !out.includes('svc ready (cluster)')); i++) {
+        if (child.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(listening(), 2, out);
+      await new Promise((r) => setTimeout(r, 400)); // log lines are written in batches of at most 250 ms
+      assert.equal((out.match(/Redis does not persist acknowledged writes/g) ?? []).length, 1, out);
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    }
+  });
+});
