@@ -10,8 +10,9 @@
  * without overlaps; a phrase that also occurs in the prompt does not count (taking up the user's words
  * is not the reply's own stance, and topic words would otherwise pass for behaviour). The feature
  * `<dim>.learned` = 1 - exp(-sum of the distinct matched phrases' weights): 0 without a match, rising
- * with saturation, never a share of the text. It is an incident feature like a lexicon family, its
- * weight in the dimension fitted with the others, and every match is reported as evidence.
+ * with saturation, never a share of the text. Its weight is fitted after the design weights (which it
+ * leaves as they are), and it only scores a dimension in which the reply has no other evidence, at most
+ * engine.ts LEARNED_MAX: it orders replies, it does not flag them. Its matches are the evidence then.
  *
  * Pure: no I/O, no clock; it works on the word tokens analyze() already made (features.ts), in time
  * linear in their number.
