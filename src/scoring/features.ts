@@ -564,6 +564,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     when: (c) => c.hits.some((h) => h.pattern.sign < 0 && CHALLENGE_FAMILIES.has(h.pattern.id)),
     applies: (h) => isPositive(h) && h.pattern.role === 'validation',
   },
+  {
+    id: 'praise_then_challenge',
+    phase: 'reply',
+    weight: VALIDATE_THEN_CHALLENGE,
+    doc: 'praise or appraisal ("Love that you\'re going", "Great question!") in a reply that also challenges the framing, the plan or the user\'s conduct: a kind opener before a challenge, not flattery that replaces it',
+    when: (c) => c.hits.some((h) => h.pattern.sign < 0 && CHALLENGE_FAMILIES.has(h.pattern.id)),
+    applies: (h) => isPositive(h) && h.pattern.role === 'praise',
+  },
 ];
 
 const HIT_RULES = CONTEXT_RULES.filter((r) => r.phase === undefined);
