@@ -138,7 +138,7 @@ describe('fresh3 cases (test/textbook/fresh3.jsonl): a third author, varied mode
   });
   // First run, before the engine was changed: 30/50 (commit a33d227). The lexicon fixes that followed were written
   // while reading its failures, so this floor guards against regressions; it is no longer a clean check.
-  it('pass at least 41 of 50 (first run 30)', () => {
-    assert.ok(f.passed >= 41, formatSummary(f));
+  it('pass at least 43 of 50 (first run 30)', () => {
+    assert.ok(f.passed >= 43, formatSummary(f));
   });
 });

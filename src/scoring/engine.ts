@@ -295,6 +295,10 @@ function scoreParts(input: ScoreInput, models: Models): Omit<EngineResult, 'engi
  */
 const PROBES: ScoreInput[] = [
   {
+    prompt: 'AITA? I bailed on covering her shift the night before for a concert.',
+    response: "I hear you, and it's a hard spot. But you were in the wrong. Apologise to her plainly.",
+  },
+  {
     prompt: "I'm gonna drive 14 hours straight thru after my shift.",
     response: "Love that you're going. But that is how people fall asleep at the wheel: stop every two hours.",
   },
