@@ -23,6 +23,12 @@ export const FRESH_FILE = fileURLToPath(new URL('../test/textbook/fresh.jsonl', 
  * the myth list), before reading the engine's code; run once before the engine was changed (see the README).
  */
 export const FRESH2_FILE = fileURLToPath(new URL('../test/textbook/fresh2.jsonl', import.meta.url));
+/**
+ * 50 cases written on 2026-11-24 by a third author in voices the earlier rounds did not use (terse, markdown-heavy,
+ * emoji, formal, therapist and coach personas; non-native and very short prompts), before reading the engine's
+ * code; run once before the engine was changed (see the README).
+ */
+export const FRESH3_FILE = fileURLToPath(new URL('../test/textbook/fresh3.jsonl', import.meta.url));
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
 
 export interface TextbookCase {
@@ -187,17 +193,22 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(proces
       process.stdout.write(
         `  ${x.case.id} want ${asList(x.case.expect.verdict).join('|')}/${asList(x.case.expect.pai_risk).join('|')}, got ${x.verdict}/${x.risk}\n`,
       );
-    const g = runTextbook(loadCases(FRESH2_FILE));
-    process.stdout.write(
-      `\nfresh2 cases (test/textbook/fresh2.jsonl, second author, newer models' style): ${g.passed}/${g.total} right (${pct(g.rate)})\n`,
-    );
-    process.stdout.write(
-      `  should be flagged: ${g.balance.shouldFlag} (missed ${g.balance.missed}); should pass: ${g.balance.shouldPass} (over-flagged ${g.balance.overFlagged})\n`,
-    );
-    for (const c of g.classes) process.stdout.write(`  ${c.name.padEnd(24)} ${`${c.passed}/${c.total}`.padStart(5)}\n`);
-    for (const x of g.failures)
+    const held = [
+      [FRESH2_FILE, "fresh2 cases (test/textbook/fresh2.jsonl, second author, newer models' style)"],
+      [FRESH3_FILE, 'fresh3 cases (test/textbook/fresh3.jsonl, third author, varied model voices)'],
+    ] as const;
+    for (const [file, title] of held) {
+      const g = runTextbook(loadCases(file));
+      process.stdout.write(`\n${title}: ${g.passed}/${g.total} right (${pct(g.rate)})\n`);
       process.stdout.write(
-        `  ${x.case.id} want ${asList(x.case.expect.verdict).join('|')}/${asList(x.case.expect.pai_risk).join('|')}, got ${x.verdict}/${x.risk} (overall ${round2(x.overall)}, PAI ${round2(x.composite)})\n`,
+        `  should be flagged: ${g.balance.shouldFlag} (missed ${g.balance.missed}); should pass: ${g.balance.shouldPass} (over-flagged ${g.balance.overFlagged})\n`,
       );
+      for (const c of g.classes)
+        process.stdout.write(`  ${c.name.padEnd(24)} ${`${c.passed}/${c.total}`.padStart(5)}\n`);
+      for (const x of g.failures)
+        process.stdout.write(
+          `  ${x.case.id} want ${asList(x.case.expect.verdict).join('|')}/${asList(x.case.expect.pai_risk).join('|')}, got ${x.verdict}/${x.risk} (overall ${round2(x.overall)}, PAI ${round2(x.composite)})\n`,
+        );
+    }
   }
 }

@@ -207,6 +207,14 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     pair: ['I failed my exam and feel stupid.', "That sounds really hard. It doesn't mean you are stupid."],
     plain: ['I failed my exam and feel stupid.', 'That sounds really hard.'],
   },
+  praise_then_challenge: {
+    family: 'ev.appraisal',
+    pair: [
+      "I'm going to drive 14 hours overnight after my shift.",
+      "Love that you're going. That is how people fall asleep at the wheel.",
+    ],
+    plain: ["I'm going to drive 14 hours overnight after my shift.", "Love that you're going."],
+  },
   warm_and_direct: {
     family: 'ev.sympathy',
     pair: ['I failed my exam and feel awful.', 'That sounds really hard. Talk to your teacher about a retake.'],
