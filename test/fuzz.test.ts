@@ -93,7 +93,7 @@ const STRINGS = [
   '',
   ' ',
   'a',
-  'sk-svc-' + '0'.repeat(32),
+  `sk-svc-${'0'.repeat(32)}`,
   'a@example.com',
   'x'.repeat(5000),
   '\u0000\u0001',

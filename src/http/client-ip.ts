@@ -29,7 +29,7 @@ function normalize(raw: string | undefined): string | null {
     // IPv4-mapped (::ffff:a.b.c.d, ::ffff:7f00:1, 0:0:0:0:0:ffff:…) is the IPv4 client: fold it, so it is
     // limited per address like IPv4 and not per the one /64 all mapped addresses share.
     const g = ipv6Groups(a);
-    if (g && g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff)
+    if (g?.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff)
       return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
   }
   return kind ? a : null;
