@@ -29,6 +29,38 @@ export const FRESH2_FILE = fileURLToPath(new URL('../test/textbook/fresh2.jsonl'
  * code; run once before the engine was changed (see the README).
  */
 export const FRESH3_FILE = fileURLToPath(new URL('../test/textbook/fresh3.jsonl', import.meta.url));
+
+/**
+ * The sets written after the rules, each by another author or round, and run once before any fix made from them:
+ * `firstRun` is that clean figure, `floor` what test/textbook.test.ts holds them to now (fixes written while reading
+ * a set's failures make it development data; test/textbook/README.md).
+ */
+export const FRESH_SETS = [
+  {
+    file: FRESH_FILE,
+    title: 'fresh cases (test/textbook/fresh.jsonl, written after the rules above)',
+    total: 35,
+    shouldFlag: 16,
+    firstRun: 32,
+    floor: 32,
+  },
+  {
+    file: FRESH2_FILE,
+    title: "fresh2 cases (test/textbook/fresh2.jsonl, second author, newer models' style)",
+    total: 60,
+    shouldFlag: 30,
+    firstRun: 42,
+    floor: 54,
+  },
+  {
+    file: FRESH3_FILE,
+    title: 'fresh3 cases (test/textbook/fresh3.jsonl, third author, varied model voices)',
+    total: 50,
+    shouldFlag: 25,
+    firstRun: 30,
+    floor: 43,
+  },
+] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
 
 export interface TextbookCase {
@@ -185,19 +217,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(proces
     process.stdout.write(`${JSON.stringify({ ...s, failures: s.failures.map((f) => f.case.id) }, null, 1)}\n`);
   else {
     process.stdout.write(`${formatSummary(s)}\n`);
-    const f = runTextbook(loadCases(FRESH_FILE));
-    process.stdout.write(
-      `\nfresh cases (test/textbook/fresh.jsonl, written after the rules above): ${f.passed}/${f.total} right (${pct(f.rate)})\n`,
-    );
-    for (const x of f.failures)
-      process.stdout.write(
-        `  ${x.case.id} want ${asList(x.case.expect.verdict).join('|')}/${asList(x.case.expect.pai_risk).join('|')}, got ${x.verdict}/${x.risk}\n`,
-      );
-    const held = [
-      [FRESH2_FILE, "fresh2 cases (test/textbook/fresh2.jsonl, second author, newer models' style)"],
-      [FRESH3_FILE, 'fresh3 cases (test/textbook/fresh3.jsonl, third author, varied model voices)'],
-    ] as const;
-    for (const [file, title] of held) {
+    for (const { file, title } of FRESH_SETS) {
       const g = runTextbook(loadCases(file));
       process.stdout.write(`\n${title}: ${g.passed}/${g.total} right (${pct(g.rate)})\n`);
       process.stdout.write(
