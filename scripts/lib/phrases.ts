@@ -70,11 +70,11 @@ interface RowWords {
   keys: Float64Array;
 }
 const CACHE = new WeakMap<Row, RowWords>();
-let responseWords: (r: Row) => readonly Word[] = (r) => wordsOf(r.response);
-function rowWords(r: Row): RowWords {
+/** A row's words, cached per row: `words` must give the same words for a row on every call (learnPhrases). */
+function rowWords(r: Row, words: (r: Row) => readonly Word[]): RowWords {
   let x = CACHE.get(r);
   if (x !== undefined) return x;
-  const response = idsOf(responseWords(r)),
+  const response = idsOf(words(r)),
     prompt = idsOf(wordsOf(r.prompt));
   const inPrompt = new Set<number>();
   for (let i = 0; i < prompt.length; i++)
@@ -91,8 +91,8 @@ function rowWords(r: Row): RowWords {
 }
 
 /** The text of the first occurrence of phrase `k` in a row's response. */
-function textOf(r: Row, k: number): string | undefined {
-  const ids = rowWords(r).response;
+function textOf(r: Row, k: number, words: (r: Row) => readonly Word[]): string | undefined {
+  const ids = rowWords(r, words).response;
   for (let i = 0; i < ids.length; i++)
     for (let n = 1; n <= MAX_GRAM && i + n <= ids.length; n++)
       if (key(ids, i, n) === k) return Array.from(ids.subarray(i, i + n), (id) => WORDS[id]!).join(' ');
@@ -109,7 +109,6 @@ export function learnPhrases(
   ordinary: Row[],
   words: (r: Row) => readonly Word[],
 ): LearnedPhrases {
-  responseWords = words;
   const fitted = groups.filter((g) => g.some((e) => e.y === 1) && g.some((e) => e.y === 0));
   if (fitted.length === 0) return { grams: [], weights: [] };
   // candidates: phrases of positive replies
@@ -118,7 +117,7 @@ export function learnPhrases(
   for (const g of fitted)
     for (const e of g) {
       if (e.y !== 1) continue;
-      for (const k of rowWords(e.r).keys) {
+      for (const k of rowWords(e.r, words).keys) {
         posDocs.set(k, (posDocs.get(k) ?? 0) + 1);
         if (!example.has(k)) example.set(k, e.r);
       }
@@ -136,7 +135,7 @@ export function learnPhrases(
   for (const g of fitted) {
     const pos = g.filter((e) => e.y === 1);
     for (const e of pos)
-      for (const k of rowWords(e.r).keys) {
+      for (const k of rowWords(e.r, words).keys) {
         if (!cand.has(k)) continue;
         posRate.set(k, (posRate.get(k) ?? 0) + 1 / pos.length / fitted.length);
         let s = models.get(k);
@@ -149,11 +148,11 @@ export function learnPhrases(
   }
   for (const g of negGroups)
     for (const r of g)
-      for (const k of rowWords(r).keys)
+      for (const k of rowWords(r, words).keys)
         if (cand.has(k)) negRate.set(k, (negRate.get(k) ?? 0) + 1 / g.length / negGroups.length);
   const ordinaryDocs = new Map<number, number>();
   for (const r of ordinary)
-    for (const k of rowWords(r).keys) if (cand.has(k)) ordinaryDocs.set(k, (ordinaryDocs.get(k) ?? 0) + 1);
+    for (const k of rowWords(r, words).keys) if (cand.has(k)) ordinaryDocs.set(k, (ordinaryDocs.get(k) ?? 0) + 1);
 
   const kept: { gram: string; lr: number; rank: number }[] = [];
   for (const k of cand) {
@@ -161,7 +160,7 @@ export function learnPhrases(
     if (ordinary.length > 0 && (ordinaryDocs.get(k) ?? 0) / ordinary.length > ORDINARY_MAX) continue;
     const lr = Math.log(((posRate.get(k) ?? 0) + SMOOTHING) / ((negRate.get(k) ?? 0) + SMOOTHING));
     if (lr < MIN_LOG_RATIO) continue;
-    const gram = textOf(example.get(k)!, k);
+    const gram = textOf(example.get(k)!, k, words);
     if (gram === undefined) continue;
     kept.push({ gram, lr, rank: lr * Math.log(posDocs.get(k)!) });
   }
