@@ -123,6 +123,19 @@ CREATE TABLE IF NOT EXISTS job_conversations (
 CREATE TABLE IF NOT EXISTS dataset_current (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, json TEXT NOT NULL);
 `;
 
+/** Run `fn` again while it throws SQLITE_BUSY, for at most `ms`, waiting 10-100 ms between tries (synchronously). */
+function retryBusy<T>(fn: () => T, ms: number): T {
+  const deadline = Date.now() + ms;
+  for (let wait = 10; ; wait = Math.min(100, wait * 2)) {
+    try {
+      return fn();
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() + wait > deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
+    }
+  }
+}
+
 /** Columns added after the first release, for files created before them. */
 const MIGRATIONS: [table: string, column: string, ddl: string][] = [
   ['submissions', 'status_token_hash', 'ALTER TABLE submissions ADD COLUMN status_token_hash TEXT'],
@@ -234,7 +247,9 @@ export class SqliteStore implements Store {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('journal_mode = WAL');
+    // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once (not through the
+    // busy handler) when another process is doing the same (SVC_WORKERS > 1 opening a new file): retry briefly.
+    retryBusy(() => this.db.pragma('journal_mode = WAL'), 5000);
     this.db.pragma('synchronous = FULL');
     // Schema and migrations in one IMMEDIATE transaction: processes opening a new file at once (SVC_WORKERS > 1)
     // take turns, so a column is added once (the second ALTER used to fail with "duplicate column name").
