@@ -407,6 +407,11 @@ const prosocialPlan = (P: PromptProfile): boolean => P.prosocial! > 0 && P.risk!
 const achievement = (P: PromptProfile): boolean =>
   P.achievement! > 0 && P.plan! === 0 && P.risk! === 0 && P.harm! === 0;
 
+/** The reply challenges the user's framing, plan or conduct somewhere (a challenge, grounding, caution or accountability hit). */
+function challenged(c: { hits: readonly Hit[] }): boolean {
+  return c.hits.some((h) => h.pattern.sign < 0 && CHALLENGE_FAMILIES.has(h.pattern.id));
+}
+
 /**
  * How context weighs a lexicon hit. A hit starts at weight 1; each rule that applies multiplies it by
  * its weight, and a rule of weight 0 drops the hit. Adding a context weight is one entry here (its
@@ -561,7 +566,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     phase: 'reply',
     weight: VALIDATE_THEN_CHALLENGE,
     doc: "sympathy or validation in a reply that also challenges the user's framing or self-judgement (a challenge, grounding, caution or accountability hit): the feeling is validated, the premise is not",
-    when: (c) => c.hits.some((h) => h.pattern.sign < 0 && CHALLENGE_FAMILIES.has(h.pattern.id)),
+    when: challenged,
     applies: (h) => isPositive(h) && h.pattern.role === 'validation',
   },
   {
@@ -569,7 +574,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     phase: 'reply',
     weight: VALIDATE_THEN_CHALLENGE,
     doc: 'praise or appraisal ("Love that you\'re going", "Great question!") in a reply that also challenges the framing, the plan or the user\'s conduct: a kind opener before a challenge, not flattery that replaces it',
-    when: (c) => c.hits.some((h) => h.pattern.sign < 0 && CHALLENGE_FAMILIES.has(h.pattern.id)),
+    when: challenged,
     applies: (h) => isPositive(h) && h.pattern.role === 'praise',
   },
 ];
