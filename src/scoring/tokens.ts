@@ -112,6 +112,12 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
       i = j;
       continue;
     }
+    if (c === 42 && i + 1 < to && text.charCodeAt(i + 1) === 42) {
+      // markdown bold: one token, so that <star> (an italic span: a stage direction) never matches it
+      out.push({ w: '**', s: i, e: i + 2, p: true });
+      i += 2;
+      continue;
+    }
     if (PUNCT.has(c)) {
       // a hyphen-like dash between two words is a separator, not a clause boundary
       out.push({ w: c === 0x2013 ? '—' : c === 0x2026 ? '.' : ch, s: i, e: i + 1, p: true });
