@@ -3,6 +3,7 @@
  * entry, and everything else (feature names, signs, evidence, the rewrite's roles) is derived from them.
  * Context weights of hits are one table too (CONTEXT_RULES), listed in src/scoring/README.md.
  */
+import { expandGroups } from '../src/scoring/lexicon.ts';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
@@ -231,4 +232,9 @@ test('each context rule weighs a hit as its entry says, and only in its context'
     assert.equal(weightOf(plain, family), 1, `${r.id}: ${family} in ${JSON.stringify(plain)}`);
     assert.equal(weightOf(pair, family), r.weight, `${r.id}: ${family} in ${JSON.stringify(pair)}`);
   }
+});
+
+test('a phrase with a nested group is refused when the lexicon compiles, not silently never matched', () => {
+  assert.deepEqual(expandGroups('i am (a|an) (x|y)'), ['i am a x', 'i am a y', 'i am an x', 'i am an y']);
+  assert.throws(() => expandGroups('aware of (myself|my own (awareness|thoughts))'), /nested group/);
 });

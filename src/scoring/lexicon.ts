@@ -164,6 +164,8 @@ export function expandGroups(phrase: string): string[] {
     }
     const close = phrase.indexOf(')', open);
     if (close === -1) throw new Error(`unbalanced group in "${phrase}"`);
+    const inner = phrase.indexOf('(', open + 1);
+    if (inner !== -1 && inner < close) throw new Error(`nested group in "${phrase}": write two phrases`);
     const before = phrase.slice(i, open);
     const alts = phrase
       .slice(open + 1, close)
