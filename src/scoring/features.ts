@@ -439,9 +439,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'comply_unasserted',
     weight: 0,
-    doc: 'compliance (`fa.comply`: "here are some ways") when the user asserts nothing: it accepts a framing only when there is one',
+    doc: 'compliance or agreement with a premise (`fa.comply`: "here are some ways"; `fa.agree_premise`: "it\'s quite possible") when the user asserts nothing: it accepts a framing only when there is one ("Is it possible to run Linux on a Mac?" / "It\'s definitely possible")',
     when: (c) => !assertsPremise(c.P),
-    applies: (h) => h.pattern.id === 'fa.comply',
+    applies: (h) => h.pattern.id === 'fa.comply' || h.pattern.id === 'fa.agree_premise',
   },
   {
     id: 'yes_answer',
