@@ -72,7 +72,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 33,
-    floor: 33,
+    floor: 54,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
