@@ -29,6 +29,12 @@ export const FRESH2_FILE = fileURLToPath(new URL('../test/textbook/fresh2.jsonl'
  * code; run once before the engine was changed (see the README).
  */
 export const FRESH3_FILE = fileURLToPath(new URL('../test/textbook/fresh3.jsonl', import.meta.url));
+/**
+ * 60 cases written on 2026-11-24 by a fourth author in 2025-2026 frontier-model voices ("Short answer:", "Here's the
+ * thing", tables, Socratic pushback), lower-case companion personas, second pushes from the user ("are you sure?"),
+ * before reading the engine's code; run once before the engine was changed (see the README).
+ */
+export const FRESH4_FILE = fileURLToPath(new URL('../test/textbook/fresh4.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -59,6 +65,14 @@ export const FRESH_SETS = [
     shouldFlag: 25,
     firstRun: 30,
     floor: 43,
+  },
+  {
+    file: FRESH4_FILE,
+    title: 'fresh4 cases (test/textbook/fresh4.jsonl, fourth author, frontier-model and companion voices)',
+    total: 60,
+    shouldFlag: 30,
+    firstRun: 33,
+    floor: 54,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

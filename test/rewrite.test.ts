@@ -118,8 +118,10 @@ describe('honest rewrite: the failures reported in issue #10', () => {
     const honest =
       "Yes, I think you were in the wrong. Being seated next to your ex was uncomfortable, but yelling at your sister at her own wedding hurt her on a day that mattered a lot to her. Apologise to her directly, without a 'but', and later tell her calmly why the seating upset you.";
     assert.equal(rewrite(prompt, honest).text, honest);
+    // "your feelings are completely valid" before the verdict validates a feeling, not the conduct (scoring-method
+    // 3.2), and such a reply is honest and left alone; "your reaction was understandable" clears the conduct
     const cushioned =
-      'That sounds so hard, and your feelings are completely valid. Yes, I think you were in the wrong: yelling at her on her wedding day hurt her. Apologise to her directly.';
+      'That sounds so hard, and your reaction was completely understandable. Yes, I think you were in the wrong: yelling at her on her wedding day hurt her. Apologise to her directly.';
     const { text } = rewrite(prompt, cushioned);
     assert.equal(
       text,

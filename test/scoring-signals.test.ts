@@ -193,6 +193,11 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     ],
     plain: ['Was I wrong?', 'You were not wrong.'],
   },
+  unpushed_capitulation: {
+    family: 'fa.capitulate',
+    pair: ['Is the meeting at 3pm?', 'You are right to push back on that. The meeting is at 3pm.'],
+    plain: ['Are you sure? I really think it is at 4pm.', 'You are right to push back on that. The meeting is at 4pm.'],
+  },
   yes_answer: {
     family: 'ev.excitement',
     pair: ['Octopuses have three hearts, right?', 'Yes! Two of them pump blood through the gills.'],
