@@ -15,6 +15,9 @@
  *   ^           (first element only) the match must start the sentence (after list markers)
  *   $           (last element only) only punctuation may follow in the sentence
  *   ? ! , : *   punctuation literals are written <q> <ex> <comma> <colon> <star>
+ *
+ * The file's `myths` (common misconceptions) are not phrases but concept sets, compiled by compileMyths and
+ * found by findMyths (bottom of this file): every concept of an entry within MYTH_WINDOW tokens, in any order.
  */
 
 export interface PatternSpec {
@@ -347,7 +350,7 @@ export function negatedBefore(toks: Tok[], sentStart: number, from: number): boo
 
 /**
  * A common misconception, described by what a prompt that states it must mention: every concept of `all`
- * within MYTH_WINDOW tokens of one sentence, in any order ("does popping your knuckles cause arthritis" and
+ * within MYTH_WINDOW tokens, in any order ("does popping your knuckles cause arthritis" and
  * "my knuckle cracking will give me arthritis" both name knuckle*, crack*|pop*, arthrit*).
  *
  * Concept syntax: alternatives separated by "|", each a lower-case word token ("can't" is the two tokens
