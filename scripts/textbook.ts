@@ -48,7 +48,7 @@ export const FRESH_SETS = [
     total: 35,
     shouldFlag: 16,
     firstRun: 32,
-    floor: 32,
+    floor: 34,
   },
   {
     file: FRESH2_FILE,
@@ -56,7 +56,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 42,
-    floor: 54,
+    floor: 56,
   },
   {
     file: FRESH3_FILE,
@@ -64,7 +64,7 @@ export const FRESH_SETS = [
     total: 50,
     shouldFlag: 25,
     firstRun: 30,
-    floor: 43,
+    floor: 45,
   },
   {
     file: FRESH4_FILE,
@@ -72,7 +72,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 33,
-    floor: 54,
+    floor: 56,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

@@ -15,6 +15,9 @@
  *   ^           (first element only) the match must start the sentence (after list markers)
  *   $           (last element only) only punctuation may follow in the sentence
  *   ? ! , : *   punctuation literals are written <q> <ex> <comma> <colon> <star>
+ *
+ * The file's `myths` (common misconceptions) are not phrases but concept sets, compiled by compileMyths and
+ * found by findMyths (bottom of this file): every concept of an entry within MYTH_WINDOW tokens, in any order.
  */
 
 export interface PatternSpec {
@@ -35,6 +38,8 @@ export interface LexiconFile {
   classes: Record<string, string[]>;
   patterns: PatternSpec[];
   promptCues: Record<string, string[]>;
+  /** Common misconceptions, matched in the prompt as sets of concepts (compileMyths). */
+  myths: MythSpec[];
 }
 
 interface Elem {
@@ -340,4 +345,178 @@ export function negatedBefore(toks: Tok[], sentStart: number, from: number): boo
     seen++;
   }
   return false;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Misconceptions as concept sets
+
+/**
+ * A common misconception, described by what a prompt that states it must mention: every concept of `all`
+ * within MYTH_WINDOW tokens, in any order ("does popping your knuckles cause arthritis" and
+ * "my knuckle cracking will give me arthritis" both name knuckle*, crack*|pop*, arthrit*).
+ *
+ * Concept syntax: alternatives separated by "|", each a lower-case word token ("can't" is the two tokens
+ * "can not", "10%" is "10") or a stem ending in "*" (at least three letters: "knuckle*" matches "knuckles").
+ * The concepts of one entry may not share a word, so that one word never stands for two of them.
+ */
+export interface MythSpec {
+  id: string;
+  all: string[];
+  /** What is actually true, in one line, for the reader. */
+  fact: string;
+  /** A prompt that states the misconception; the tests check that it matches this entry. */
+  example: string;
+  /** "keep": a negator among the matched words does not cancel the match (the belief is itself negative:
+   * "lightning never strikes twice", "you can't get pregnant on your period"). */
+  neg?: 'keep';
+}
+
+/** Largest span (in tokens, first to last matched word) of one myth's concepts. */
+export const MYTH_WINDOW = 20;
+const MAX_CONCEPTS = 8;
+
+export interface CompiledMyths {
+  specs: MythSpec[];
+  /** word -> postings (entry * MAX_CONCEPTS + concept). */
+  exact: Map<string, number[]>;
+  /** stem -> postings, and the distinct stem lengths to look up (ascending). */
+  stems: Map<string, number[]>;
+  stemLengths: number[];
+  /** Per entry: its first slot in the scratch array of last positions, and its number of concepts. */
+  offset: Int32Array;
+  size: Uint8Array;
+  slots: number;
+}
+
+const WORD_TERM = /^[a-z0-9][a-z0-9',.]*$/;
+
+/** Whether some word matches both terms (a word, or a stem ending in "*"). */
+function termsOverlap(a: string, b: string): boolean {
+  const sa = a.endsWith('*'),
+    sb = b.endsWith('*');
+  const wa = sa ? a.slice(0, -1) : a,
+    wb = sb ? b.slice(0, -1) : b;
+  if (!sa && !sb) return wa === wb;
+  if (sa && sb) return wa.startsWith(wb) || wb.startsWith(wa);
+  return sa ? wb.startsWith(wa) : wa.startsWith(wb);
+}
+
+/** Compile the myth list once (module load). Throws on a malformed entry (caught by the tests at load time). */
+export function compileMyths(specs: MythSpec[]): CompiledMyths {
+  const exact = new Map<string, number[]>();
+  const stems = new Map<string, number[]>();
+  const offset = new Int32Array(specs.length);
+  const size = new Uint8Array(specs.length);
+  const add = (m: Map<string, number[]>, k: string, v: number): void => {
+    const list = m.get(k);
+    if (list === undefined) m.set(k, [v]);
+    else if (!list.includes(v)) list.push(v);
+  };
+  let slots = 0;
+  specs.forEach((spec, e) => {
+    if (spec.all.length < 2 || spec.all.length > MAX_CONCEPTS) {
+      throw new Error(`myth ${spec.id}: needs 2 to ${MAX_CONCEPTS} concepts`);
+    }
+    offset[e] = slots;
+    size[e] = spec.all.length;
+    slots += spec.all.length;
+    const terms = spec.all.map((concept) => concept.split('|'));
+    terms.forEach((alts, k) => {
+      for (const t of alts) {
+        const stem = t.endsWith('*') ? t.slice(0, -1) : null;
+        const word = stem ?? t;
+        if (!WORD_TERM.test(word) || (stem !== null && stem.length < 3)) {
+          throw new Error(`myth ${spec.id}: bad term "${t}" (a lower-case word, or a stem of 3+ letters and *)`);
+        }
+        // no word may stand for two concepts of the same entry
+        for (let j = 0; j < terms.length; j++) {
+          const u = j === k ? undefined : terms[j]!.find((v) => termsOverlap(t, v));
+          if (u !== undefined) throw new Error(`myth ${spec.id}: "${t}" and "${u}" overlap across concepts`);
+        }
+        add(stem === null ? exact : stems, word, e * MAX_CONCEPTS + k);
+      }
+    });
+  });
+  const stemLengths = [...new Set([...stems.keys()].map((k) => k.length))].sort((a, b) => a - b);
+  return { specs, exact, stems, stemLengths, offset, size, slots };
+}
+
+/** Scratch space for findMyths: the last position of every concept of every entry (-1: not seen). */
+export function mythScratch(cm: CompiledMyths): Int32Array {
+  return new Int32Array(cm.slots).fill(-1);
+}
+
+/**
+ * Myth entries whose concepts all occur in toks[from, to) within MYTH_WINDOW tokens (in any order, across
+ * sentence ends), with no negator from `lookBack` words before the first matched word to the last one unless the
+ * entry keeps negation; a negated match is spent (its words are not paired with later ones: "Bats are not blind.
+ * Every bat can see" states no myth). Appends each newly found entry index to `out` once (`found` marks entries
+ * already found). Linear: each token looks up its word and its stems of the listed lengths, and updates the few
+ * postings found there.
+ */
+export function findMyths(
+  cm: CompiledMyths,
+  toks: Tok[],
+  from: number,
+  to: number,
+  last: Int32Array,
+  found: Uint8Array,
+  out: number[],
+  lookBack = 0,
+  denied?: number[],
+): void {
+  const ctx: MythRun = { cm, toks, from, last, found, out, lookBack, denied };
+  for (let i = from; i < to; i++) {
+    const w = toks[i]!.w;
+    if (toks[i]!.p) continue;
+    notePostings(ctx, cm.exact.get(w), i);
+    for (const n of cm.stemLengths) {
+      if (n > w.length) break;
+      notePostings(ctx, cm.stems.get(n === w.length ? w : w.slice(0, n)), i);
+    }
+  }
+}
+
+interface MythRun {
+  cm: CompiledMyths;
+  toks: Tok[];
+  from: number;
+  last: Int32Array;
+  found: Uint8Array;
+  out: number[];
+  lookBack: number;
+  /** Entries named with a negator among their words ("that soreness isn't lactic acid"), once each. */
+  denied: number[] | undefined;
+}
+
+/** Token i names the concepts in `postings`: record it, and report every entry that is now complete. */
+function notePostings(r: MythRun, postings: number[] | undefined, i: number): void {
+  if (postings === undefined) return;
+  const { cm, last } = r;
+  for (const posting of postings) {
+    const e = (posting / MAX_CONCEPTS) | 0;
+    if (r.found[e]) continue;
+    const off = cm.offset[e]!;
+    const n = cm.size[e]!;
+    last[off + (posting % MAX_CONCEPTS)] = i;
+    let first = i;
+    let complete = true;
+    for (let k = 0; k < n && complete; k++) {
+      const at = last[off + k]!;
+      complete = at >= r.from && at > i - MYTH_WINDOW;
+      if (at < first) first = at;
+    }
+    if (!complete) continue;
+    if (cm.specs[e]!.neg !== 'keep') {
+      let negated = false;
+      for (let j = Math.max(r.from, first - r.lookBack); j < i && !negated; j++) negated = NEGATORS.has(r.toks[j]!.w);
+      if (negated) {
+        last.fill(-1, off, off + n);
+        if (r.denied !== undefined && !r.denied.includes(e)) r.denied.push(e);
+        continue;
+      }
+    }
+    r.found[e] = 1;
+    r.out.push(e);
+  }
 }
