@@ -19,6 +19,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { placeholderBadge } from '../../badge/index.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
+import { pageRuleOf, rawFormat, sendHtmlError } from '../page-errors.ts';
 
 /** Headers every answer carries, also the ones written straight to a socket. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = { 'x-content-type-options': 'nosniff' };
@@ -42,6 +43,12 @@ export function frameworkErrorAnswer(err: FastifyError, request: FastifyRequest,
       .header('cache-control', 'public, max-age=60')
       .type('image/svg+xml; charset=utf-8')
       .send(placeholderBadge(tooLong ? 'URL too long' : 'bad URL'));
+    return;
+  }
+  // A page path (a report, a model page …) refuses a browser with an HTML page, as its route would.
+  const rule = pageRuleOf(url.split('?')[0]!);
+  if (rule?.wanted(request.headers.accept ?? '', rawFormat(url))) {
+    sendHtmlError(reply, rule, e.status, e.message);
     return;
   }
   reply.code(e.status).type('application/json; charset=utf-8').send(JSON.stringify(e.toBody()));

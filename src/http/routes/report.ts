@@ -3,7 +3,7 @@ import { lookupReport, ReportVerifier, SCORE_REPORT_SCHEMA } from '../../domain/
 import { errorPage, escapeHtml, page, sendHtml } from '../pages/html.ts';
 import { renderReportHtml } from '../pages/report.ts';
 import { foundReport } from '../outcomes.ts';
-import { quality } from '../accept.ts';
+import { HTML_ERRORS, reportWantsJson } from '../page-errors.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
 
@@ -44,6 +44,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/report/:id',
     {
+      config: { htmlErrors: HTML_ERRORS.report }, // a malformed id: an HTML 400 page too, when HTML is wanted
       schema: {
         summary: 'A certified report',
         description:
@@ -62,7 +63,13 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
               'application/json': { schema: { type: 'object', additionalProperties: true } },
             },
           },
-          400: ErrorSchema,
+          400: {
+            description: 'A malformed id or format: the Error body, or an HTML page when HTML is wanted',
+            content: {
+              'application/json': { schema: ErrorSchema },
+              'text/html': { schema: { type: 'string' } },
+            },
+          },
           404: {
             description: 'No report matches: the Error body, or an HTML page when HTML is wanted',
             content: {
@@ -83,10 +90,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request, reply) => {
       const key = request.params.id.replace(/^rep_/, '').toLowerCase();
-      const accept = request.headers.accept ?? '';
-      const json = request.query.format
-        ? request.query.format === 'json'
-        : quality(accept, 'application/json') > quality(accept, 'text/html');
+      const json = reportWantsJson(request.headers.accept ?? '', request.query.format);
       const lookup = await lookupReport(deps.store, key);
       // A browser (HTML wanted) that follows a stale report_url or a short prefix gets a page, not raw JSON.
       if (!json && lookup.kind === 'none')
