@@ -1,0 +1,77 @@
+/**
+ * Bad input is a 400 before anything else is decided: with SVC_STORE_URL=memory (keys and waitlist answer 500
+ * store_not_configured to a good body) a bad body must still be a 400, never the 500. docs/api.md, General:
+ * "Unknown fields in a request body answer 400", on every JSON-body POST.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { makeApp, type TestApp } from './helpers.ts';
+
+describe('memory store: validation comes before store_not_configured', () => {
+  let t: TestApp;
+  let ip = 0;
+  before(async () => {
+    t = await makeApp({ env: { SVC_STORE_URL: 'memory' } });
+  });
+  after(() => t.close());
+  const post = (url: string, payload: string) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { 'content-type': 'application/json' },
+      remoteAddress: `10.9.${ip >> 8}.${ip++ & 255}`,
+    });
+
+  const BAD: Record<string, string[]> = {
+    '/api/keys': [
+      '{"email":"a@b.co","zz":1}',
+      '{"email":"a@b.co","source":"x"}',
+      '{"email":"a@b.co","use_case":"x"}',
+      '{"email":"a@b.co","plan":"free","zz":1}',
+      'null',
+      '{}',
+    ],
+    '/api/keys?format=quickref': ['{"email":"a@b.co","plan":"pro","zz":1}', '{"email":"a@b.co"}'],
+    '/api/waitlist': [
+      '{"email":"a@b.co","zz":1}',
+      '{"email":"a@b.co","plan":"free"}',
+      '{"email":"a@b.co","constructor":"x"}',
+      'null',
+      '{"email":""}',
+    ],
+    '/api/waitlist?format=quickref': ['{"email":"a@b.co","source":"x","zz":1}'],
+    '/api/submit': [
+      '{"model_name":"m","vendor":"v","api_endpoint":"https://x.example","contact_email":"a@b.co","zz":1}',
+      '{"model_name":"m","vendor":"v","api_endpoint":"https://x.example","contact_email":"a@b.co","source":"x"}',
+    ],
+  };
+
+  for (const [url, bodies] of Object.entries(BAD)) {
+    it(`POST ${url}: every bad body is a 400 with the Error body`, async () => {
+      for (const body of bodies) {
+        const res = await post(url, body);
+        assert.equal(res.statusCode, 400, `${url} ${body}: ${res.body}`);
+        assert.equal(res.json().code, 'bad_request', body);
+        assert.equal(typeof res.json().required, 'object', `${body}: required`);
+      }
+    });
+  }
+
+  it('an unknown field is named in the message', async () => {
+    assert.equal((await post('/api/waitlist', '{"email":"a@b.co","zz":1}')).json().error, 'Unknown field: zz');
+  });
+
+  it('good bodies still answer 500 store_not_configured for keys and waitlist (the contract)', async () => {
+    for (const [url, body] of [
+      ['/api/keys', '{"email":"a@b.co","name":"A","organization":"O"}'],
+      ['/api/keys?format=quickref', '{"email":"a@b.co","plan":"pro"}'],
+      ['/api/waitlist', '{"email":"a@b.co","name":"A","organization":"O","use_case":"u"}'],
+      ['/api/waitlist?format=quickref', '{"email":"a@b.co","source":"s"}'],
+    ] as const) {
+      const res = await post(url, body);
+      assert.equal(res.statusCode, 500, `${url} ${body}`);
+      assert.equal(res.json().code, 'store_not_configured');
+    }
+  });
+});
