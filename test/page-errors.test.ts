@@ -33,7 +33,7 @@ describe('page routes: a malformed address answers a browser with an HTML page',
 
   it('GET /report/<malformed id>: an HTML 400 page for a browser (as its 404 and 409), the Error body for JSON', async () => {
     for (const url of ['/report/rep_0', '/report/zzz', `/report/${'a'.repeat(65)}`, '/report/abcdefabcdef?format=xml']) {
-      for (const headers of [{ accept: BROWSER }, {}]) {
+      for (const headers of [{ accept: BROWSER }, {}] as Record<string, string>[]) {
         const res = await get(url, headers);
         isPage(res, 400, `${url} ${JSON.stringify(headers)}`);
         assert.equal(res.headers.vary, 'Accept', url);

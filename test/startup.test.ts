@@ -21,12 +21,15 @@ import { makeApp, silentLog, tmpDir } from './helpers.ts';
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 
-async function serveFails(env: Record<string, string>): Promise<{ code: number; stderr: string; stdout: string }> {
+async function serveFails(
+  env: Record<string, string>,
+  timeout = 90_000,
+): Promise<{ code: number; stderr: string; stdout: string }> {
   const dir = tmpDir('svc-start-');
   try {
     await run(process.execPath, ['bin/svc.js', 'serve'], {
       cwd: root,
-      timeout: 90_000,
+      timeout,
       env: {
         PATH: process.env.PATH,
         HOST: '127.0.0.1',
@@ -93,6 +96,21 @@ describe('start-up errors are one clear line', () => {
       assert.doesNotMatch(r.stderr + r.stdout, /s3cret/);
       assert.doesNotMatch(r.stderr + r.stdout, /persistence could not be checked|CONFIG GET refused/);
     }
+  });
+
+  it('an SQLite path whose folder cannot be created: one line naming SVC_STORE_URL, no hang', async () => {
+    // Node 20's recursive mkdirSync loops for ever under /proc (ENOENT from a parent that exists).
+    const started = Date.now();
+    const r = await serveFails({ SVC_STORE_URL: 'sqlite:/proc/x/y.db', SVC_EVAL_WORKER: 'false' }, 30_000);
+    assertOneLine(r, /cannot open the store SVC_STORE_URL=sqlite:\/proc\/x\/y\.db: cannot create the folder \/proc\/x/);
+    assert.ok(Date.now() - started < 30_000, 'refused promptly');
+    assert.equal(r.code, 1);
+    const file = path.join(tmpDir('svc-start-'), 'a-file');
+    fs.writeFileSync(file, '');
+    assertOneLine(
+      await serveFails({ SVC_STORE_URL: `sqlite:${file}/sub/y.db`, SVC_EVAL_WORKER: 'false' }),
+      /cannot open the store SVC_STORE_URL=sqlite:.*a-file\/sub\/y\.db: cannot create the folder/,
+    );
   });
 
   it('a missing SVC_DATASET', async () => {

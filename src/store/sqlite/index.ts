@@ -37,6 +37,7 @@ import {
   type SubmissionRecord,
   type WaitlistEntry,
 } from '../types.ts';
+import { makeDirs } from '../../files.ts';
 
 const WAL_LIMIT_BYTES = 16 * 1024 * 1024;
 /** Expired rate-limit windows: at most SWEEP_BATCH rows deleted every SWEEP_EVERY_MS. */
@@ -244,7 +245,7 @@ export class SqliteStore implements Store {
 
   constructor(file: string, opts: StoreOptions = {}) {
     this.now = opts.now ?? Date.now;
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') makeDirs(path.dirname(file));
     this.db = new Database(file);
     this.db.pragma('busy_timeout = 5000');
     // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once (not through the
