@@ -50,6 +50,15 @@ function requiredOf(request: FastifyRequest, part: string | undefined): Record<s
   return out;
 }
 
+/** Every field the route requires (path, query and body together), for a 400 a handler makes after validation. */
+function routeRequired(request: FastifyRequest): Record<string, unknown> {
+  return {
+    ...requiredOf(request, 'params'),
+    ...requiredOf(request, 'querystring'),
+    ...requiredOf(request, 'body'),
+  };
+}
+
 function validationMessage(err: FastifyError): string {
   const v = err.validation?.[0];
   const where = err.validationContext ?? 'request';
@@ -117,6 +126,9 @@ export function registerErrorHandler(app: App): void {
         .send(placeholderBadge(err.status === 401 ? 'bad API key' : err.status === 429 ? 'rate limited' : 'error'));
     }
     if (err instanceof AppError) {
+      // Every 400 echoes the route's required fields (docs/api.md, General), also one a handler makes itself.
+      if (err.status === 400 && !err.extra.required)
+        return send(reply, err.code, err.message, { ...err.extra, required: routeRequired(request) });
       if (err.status < 500) return send(reply, err.code, err.message, err.extra);
       logAppError(request, err);
       // The contract's Error body has `detail` on 500: the request id to quote, unless the error names its own.

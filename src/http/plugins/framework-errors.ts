@@ -32,7 +32,7 @@ export function frameworkErrorAnswer(err: FastifyError, request: FastifyRequest,
   const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
   const e = tooLong
     ? new AppError('uri_too_long', 'The URL path is too long')
-    : new AppError('bad_request', 'Malformed URL: it does not decode (check its percent-escapes)');
+    : new AppError('bad_request', 'Malformed URL: it does not decode (check its percent-escapes)', { required: {} });
   reply.header('x-request-id', request.id);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
   const url = request.raw.url ?? '';
@@ -84,7 +84,8 @@ export function makeClientErrorHandler(newId: () => string) {
   return (err: NodeJS.ErrnoException, socket: Socket): void => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const { code, message } = clientErrorOf(err);
-    const e = new AppError(code, message);
+    // a 400 carries `required` (docs/api.md, General): no route was reached, so it names no field
+    const e = new AppError(code, message, code === 'bad_request' ? { required: {} } : {});
     if (socket.writable) socket.write(rawAnswer(e.status, newId(), JSON.stringify(e.toBody())));
     socket.destroy();
   };
@@ -97,7 +98,7 @@ export function makeClientErrorHandler(newId: () => string) {
  */
 export function refuseMissingHost(req: http.IncomingMessage, res: http.ServerResponse, newId: () => string): boolean {
   if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false;
-  const e = new AppError('bad_request', 'An HTTP/1.1 request needs a Host header');
+  const e = new AppError('bad_request', 'An HTTP/1.1 request needs a Host header', { required: {} });
   const body = JSON.stringify(e.toBody());
   res.writeHead(e.status, {
     'content-type': 'application/json; charset=utf-8',
