@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { lookupReport, ReportVerifier, SCORE_REPORT_SCHEMA } from '../../domain/reports.ts';
-import { errorPage, escapeHtml, page, sendHtml } from '../pages/html.ts';
+import { cachedBody, etagMatches } from '../cache.ts';
+import { errorPage, escapeHtml, htmlHeaders, page, sendHtml } from '../pages/html.ts';
 import { renderReportHtml } from '../pages/report.ts';
 import { foundReport } from '../outcomes.ts';
 import { HTML_ERRORS, reportWantsJson } from '../page-errors.ts';
@@ -110,18 +111,26 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
           409,
         );
       const found = foundReport(lookup, key);
-      reply
-        .header('vary', 'Accept')
-        .header('etag', `"${found.hash}"`)
-        .header('x-report-hash', found.hash)
-        .header('cache-control', key.length === 64 ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
-      if (json) return reply.type('application/json; charset=utf-8').send(found.json);
+      const inm = request.headers['if-none-match'];
+      reply.header('vary', 'Accept').header('x-report-hash', found.hash);
+      if (json) {
+        // The canonical JSON is content-addressed: its ETag is the hash itself.
+        const etag = `"${found.hash}"`;
+        reply
+          .header('etag', etag)
+          .header('cache-control', key.length === 64 ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+        if (etagMatches(inm, etag)) return reply.code(304).send();
+        return reply.type('application/json; charset=utf-8').send(found.json);
+      }
       const verifyUrl = `${deps.config.publicUrl}/api/verify?hash=${found.hash}`;
-      // The page shows the audit-log check made now, so it is cached briefly rather than for good.
+      // The page shows the audit-log check made now, so it is cached briefly rather than for good; its ETag is
+      // that of its own bytes (not the JSON's: two representations of one URL cannot share a strong ETag).
       const scoreReport = (JSON.parse(found.json) as { schema?: unknown }).schema === SCORE_REPORT_SCHEMA;
       const verified = scoreReport ? undefined : await verifier.verify(found.hash);
-      reply.header('cache-control', 'public, max-age=60');
-      return sendHtml(reply, renderReportHtml(found.hash, found.json, verifyUrl, verified));
+      const rendered = cachedBody(renderReportHtml(found.hash, found.json, verifyUrl, verified), 'text/html; charset=utf-8');
+      reply.header('cache-control', 'public, max-age=60').header('etag', rendered.etag);
+      if (etagMatches(inm, rendered.etag)) return htmlHeaders(reply).code(304).send();
+      return sendHtml(reply, rendered.body);
     },
   );
 }
