@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { lookupReport, ReportVerifier, SCORE_REPORT_SCHEMA } from '../../domain/reports.ts';
-import { cachedBody, etagMatches } from '../cache.ts';
+import { cachedBody, etagMatches, notModified } from '../cache.ts';
 import { errorPage, escapeHtml, htmlHeaders, page, sendHtml } from '../pages/html.ts';
 import { renderReportHtml } from '../pages/report.ts';
 import { foundReport } from '../outcomes.ts';
@@ -119,7 +119,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
         reply
           .header('etag', etag)
           .header('cache-control', key.length === 64 ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
-        if (etagMatches(inm, etag)) return reply.code(304).send();
+        if (etagMatches(inm, etag)) return notModified(reply);
         return reply.type('application/json; charset=utf-8').send(found.json);
       }
       const verifyUrl = `${deps.config.publicUrl}/api/verify?hash=${found.hash}`;
@@ -129,7 +129,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
       const verified = scoreReport ? undefined : await verifier.verify(found.hash);
       const rendered = cachedBody(renderReportHtml(found.hash, found.json, verifyUrl, verified), 'text/html; charset=utf-8');
       reply.header('cache-control', 'public, max-age=60').header('etag', rendered.etag);
-      if (etagMatches(inm, rendered.etag)) return htmlHeaders(reply).code(304).send();
+      if (etagMatches(inm, rendered.etag)) return notModified(htmlHeaders(reply));
       return sendHtml(reply, rendered.body);
     },
   );
