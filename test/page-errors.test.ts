@@ -87,6 +87,14 @@ describe('page routes: a malformed address answers a browser with an HTML page',
     }
   });
 
+  it('a 500 page says what the Error body says (its text is public), with the request id', async () => {
+    // makeApp's store is `memory`: the activation link cannot work, 500 store_not_configured.
+    const res = await get(`/api/keys/verify?token=${'A'.repeat(43)}`, { accept: BROWSER });
+    isPage(res, 500, 'store_not_configured');
+    assert.match(res.body, /The key-value store is not configured on this instance/);
+    assert.match(res.body, new RegExp(`request id ${res.headers['x-request-id']}`));
+  });
+
   it('leaves the other routes’ refusals as the Error body, whatever Accept says', async () => {
     isErrorBody(await get('/api/model?slug=%21', { accept: BROWSER }), 400, '/api/model');
     isErrorBody(await get('/api/verify?hash=zz', { accept: BROWSER }), 400, '/api/verify');

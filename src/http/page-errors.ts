@@ -82,7 +82,10 @@ const TITLES: Record<number, string> = {
   429: 'Too many requests',
 };
 
-/** Answer a refusal as an HTML page in the site's design; a 5xx never shows its message (internals). */
+/**
+ * Answer a refusal as an HTML page in the site's design, with the same text as the Error body would carry (that
+ * text is public: a 500's never carries internals, src/errors.ts) and, on a 5xx, the request id to quote.
+ */
 export function sendHtmlError(
   reply: FastifyReply,
   rule: HtmlErrorRule,
@@ -95,8 +98,6 @@ export function sendHtmlError(
   if (rule.byAccept) reply.header('vary', 'Accept');
   const server = status >= 500;
   const title = server ? 'Server error' : (TITLES[status] ?? 'Request refused');
-  const text = server
-    ? `Something went wrong on our side; please try again (request id ${reply.request.id}).`
-    : message;
+  const text = server ? `${message} (request id ${reply.request.id})` : message;
   return reply.code(status).type('text/html; charset=utf-8').send(errorPage(status, title, text));
 }
