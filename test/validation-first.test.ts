@@ -75,3 +75,26 @@ describe('memory store: validation comes before store_not_configured', () => {
     }
   });
 });
+
+describe('a query parameter given more than once', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await makeApp();
+  });
+  after(() => t.close());
+
+  it('is a 400 that says so, not "must be string"', async () => {
+    for (const [url, name] of [
+      ['/api/leaderboard?type=pai&type=pai', 'type'],
+      ['/api/model?slug=green-model&slug=green-model', 'slug'],
+      [`/api/verify?hash=${'a'.repeat(64)}&hash=${'b'.repeat(64)}`, 'hash'],
+      ['/api/model?slug=green-model&format=core&format=quickref', 'format'],
+    ] as const) {
+      const res = await t.app.inject(url);
+      assert.equal(res.statusCode, 400, url);
+      assert.equal(res.json().error, `Invalid ${name}: give it once, not several times`, url);
+    }
+    // a wrong type that is not a repetition keeps its message
+    assert.match((await t.app.inject('/api/log/consistency?from=x')).json().error, /^Invalid from: must be integer/);
+  });
+});

@@ -59,11 +59,16 @@ function routeRequired(request: FastifyRequest): Record<string, unknown> {
   };
 }
 
-function validationMessage(err: FastifyError): string {
+function validationMessage(err: FastifyError, request: FastifyRequest): string {
   const v = err.validation?.[0];
   const where = err.validationContext ?? 'request';
   if (!v) return `Invalid ${where}`;
   const field = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
+  // A query parameter given twice arrives as a list: say so rather than "must be string".
+  if (v.keyword === 'type' && where === 'querystring' && field) {
+    const given = (request.query as Record<string, unknown> | undefined)?.[field];
+    if (Array.isArray(given)) return `Invalid ${field}: give it once, not several times`;
+  }
   if (v.keyword === 'required')
     return `Missing required field: ${(v.params as { missingProperty?: string }).missingProperty ?? '?'}`;
   if (v.keyword === 'additionalProperties')
@@ -147,7 +152,7 @@ export function registerErrorHandler(app: App): void {
       );
     }
     if (err.validation) {
-      return send(reply, 'bad_request', validationMessage(err), {
+      return send(reply, 'bad_request', validationMessage(err, request), {
         required: requiredOf(request, err.validationContext) ?? {},
       });
     }
