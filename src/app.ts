@@ -4,9 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type preParsingHookHandler } from 'fastify';
 import { AuditLog } from './audit/log.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AppError } from './errors.ts';
 import { registerErrorHandler } from './http/plugins/errors.ts';
 import {
   frameworkErrorAnswer,
@@ -86,6 +87,22 @@ export async function buildApp(input: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only: without this, text/plain would be parsed as a string and fail later as a 400.
   app.removeContentTypeParser('text/plain');
+  // No body is decompressed: a compressed one is refused before it is read (RFC 9110 §8.4.1: 415), rather
+  // than read as if it were plain text and answered "not valid JSON". Added to the POST routes only, so the
+  // read routes pay nothing for it.
+  const refuseEncoded: preParsingHookHandler = (request, _reply, payload, done) => {
+    const coding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (coding && coding !== 'identity')
+      return done(
+        new AppError('unsupported_media_type', `Content-Encoding ${coding} is not supported: send the body uncompressed`),
+      );
+    done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!methods.includes('POST')) return;
+    route.preParsing = [refuseEncoded, ...(route.preParsing === undefined ? [] : [route.preParsing].flat())];
+  });
   registerErrorHandler(app);
   await registerOpenApi(app, config);
   knowAllMethods(app);

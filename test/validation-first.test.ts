@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { makeApp, type TestApp } from './helpers.ts';
 
 describe('memory store: validation comes before store_not_configured', () => {
@@ -96,5 +97,46 @@ describe('a query parameter given more than once', () => {
     }
     // a wrong type that is not a repetition keeps its message
     assert.match((await t.app.inject('/api/log/consistency?from=x')).json().error, /^Invalid from: must be integer/);
+  });
+});
+
+describe('a compressed request body', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await makeApp();
+  });
+  after(() => t.close());
+
+  it('is a 415 that says to send it uncompressed, not "not valid JSON" (or parsed as if it were plain)', async () => {
+    const body = gzipSync(JSON.stringify({ prompt: 'a', response: 'b' }));
+    for (const [encoding, payload] of [
+      ['gzip', body],
+      ['br', Buffer.from('{"prompt":"a","response":"b"}')],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/score',
+        payload,
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      });
+      assert.equal(res.statusCode, 415, encoding);
+      assert.equal(res.json().code, 'unsupported_media_type');
+      assert.match(res.json().error, new RegExp(`Content-Encoding ${encoding} is not supported`));
+    }
+    const page = await t.app.inject({
+      method: 'POST',
+      url: '/try',
+      payload: gzipSync('prompt=a&response=b'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
+    });
+    assert.equal(page.statusCode, 415);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/api/score',
+      payload: '{"prompt":"a","response":"b"}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    });
+    assert.equal(plain.statusCode, 200, 'identity is no encoding');
   });
 });
