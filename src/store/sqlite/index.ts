@@ -288,6 +288,9 @@ export class SqliteStore implements Store {
       sweep: this.counters.prepare<[number, number]>(
         'DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits WHERE reset_ms <= ? LIMIT ?)',
       ),
+      activeKeysOf: db.prepare<[string], { n: number }>(
+        'SELECT COUNT(*) AS n FROM api_keys WHERE lower(email) = ? AND revoked = 0',
+      ),
       insertKey: db.prepare(
         `INSERT INTO api_keys(hash, id, email, name, organization, plan, created_at, rate_limit, calls_remaining, active, revoked, verify_token_hash)
          VALUES (@hash, @id, @email, @name, @organization, @plan, @createdAt, @rateLimit, @callsRemaining, @active, @revoked, @verifyTokenHash)`,
@@ -452,6 +455,10 @@ export class SqliteStore implements Store {
   }
 
   async createKey(rec: ApiKeyRecord): Promise<void> {
+    this.insertKey(rec);
+  }
+
+  private insertKey(rec: ApiKeyRecord): void {
     this.q.insertKey.run({
       ...rec,
       name: rec.name ?? null,
@@ -460,6 +467,18 @@ export class SqliteStore implements Store {
       active: rec.active ? 1 : 0,
       revoked: rec.revoked ? 1 : 0,
     });
+  }
+
+  async createKeyCapped(rec: ApiKeyRecord, cap: number): Promise<{ created: boolean; held: number }> {
+    // IMMEDIATE: the write lock is taken before the count, so processes sharing the file (SVC_WORKERS > 1) take turns
+    return this.db
+      .transaction(() => {
+        const held = this.q.activeKeysOf.get(rec.email.toLowerCase())?.n ?? 0;
+        if (held >= cap) return { created: false, held };
+        this.insertKey(rec);
+        return { created: true, held };
+      })
+      .immediate();
   }
 
   async getKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
