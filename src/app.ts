@@ -94,7 +94,10 @@ export async function buildApp(input: AppDeps): Promise<App> {
     const coding = request.headers['content-encoding']?.trim().toLowerCase();
     if (coding && coding !== 'identity')
       return done(
-        new AppError('unsupported_media_type', `Content-Encoding ${coding} is not supported: send the body uncompressed`),
+        new AppError(
+          'unsupported_media_type',
+          `Content-Encoding ${coding} is not supported: send the body uncompressed`,
+        ),
       );
     done(null, payload);
   };

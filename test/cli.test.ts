@@ -165,7 +165,12 @@ describe('svc command line', () => {
         /^svc dataset: cannot read dataset .*ENOENT$/,
       ],
       // a folder that cannot be made (Node 20's recursive mkdir looped for ever under /proc): one line, no stack
-      [{ SVC_STORE_URL: 'sqlite:/proc/x/y.db' }, ['keys', 'list'], 1, /^svc keys: cannot create the folder \/proc\/x: ENOENT/],
+      [
+        { SVC_STORE_URL: 'sqlite:/proc/x/y.db' },
+        ['keys', 'list'],
+        1,
+        /^svc keys: cannot create the folder \/proc\/x: ENOENT/,
+      ],
       [
         { SVC_STORE_URL: `sqlite:${notDir}/sub/y.db` },
         ['keys', 'list'],

@@ -32,7 +32,12 @@ describe('page routes: a malformed address answers a browser with an HTML page',
   };
 
   it('GET /report/<malformed id>: an HTML 400 page for a browser (as its 404 and 409), the Error body for JSON', async () => {
-    for (const url of ['/report/rep_0', '/report/zzz', `/report/${'a'.repeat(65)}`, '/report/abcdefabcdef?format=xml']) {
+    for (const url of [
+      '/report/rep_0',
+      '/report/zzz',
+      `/report/${'a'.repeat(65)}`,
+      '/report/abcdefabcdef?format=xml',
+    ]) {
       for (const headers of [{ accept: BROWSER }, {}] as Record<string, string>[]) {
         const res = await get(url, headers);
         isPage(res, 400, `${url} ${JSON.stringify(headers)}`);
@@ -59,7 +64,11 @@ describe('page routes: a malformed address answers a browser with an HTML page',
   });
 
   it('GET /submissions/<malformed token>: an HTML 400 page (as its 404), the Error body with ?format=json', async () => {
-    for (const url of ['/submissions/short', '/submissions/short?format=xml', `/submissions/${'A'.repeat(32)}?format=x`]) {
+    for (const url of [
+      '/submissions/short',
+      '/submissions/short?format=xml',
+      `/submissions/${'A'.repeat(32)}?format=x`,
+    ]) {
       const res = await get(url, { accept: BROWSER });
       isPage(res, 400, url);
       assert.equal(res.headers['cache-control'], 'no-store', url);

@@ -15,7 +15,8 @@ describe('every 400 has a required echo', () => {
   let key = '';
   before(async () => {
     t = await makeApp({ store: new SqliteStore(':memory:') });
-    key = (await t.app.inject({ method: 'POST', url: '/api/keys', payload: { email: 'k@example.com' } })).json().api_key;
+    key = (await t.app.inject({ method: 'POST', url: '/api/keys', payload: { email: 'k@example.com' } })).json()
+      .api_key;
   });
   after(() => t.close());
 

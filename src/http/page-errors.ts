@@ -99,5 +99,8 @@ export function sendHtmlError(
   const server = status >= 500;
   const title = server ? 'Server error' : (TITLES[status] ?? 'Request refused');
   const text = server ? `${message} (request id ${reply.request.id})` : message;
-  return reply.code(status).type('text/html; charset=utf-8').send(errorPage(status, title, text));
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(errorPage(status, title, text));
 }

@@ -127,7 +127,10 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
       // that of its own bytes (not the JSON's: two representations of one URL cannot share a strong ETag).
       const scoreReport = (JSON.parse(found.json) as { schema?: unknown }).schema === SCORE_REPORT_SCHEMA;
       const verified = scoreReport ? undefined : await verifier.verify(found.hash);
-      const rendered = cachedBody(renderReportHtml(found.hash, found.json, verifyUrl, verified), 'text/html; charset=utf-8');
+      const rendered = cachedBody(
+        renderReportHtml(found.hash, found.json, verifyUrl, verified),
+        'text/html; charset=utf-8',
+      );
       reply.header('cache-control', 'public, max-age=60').header('etag', rendered.etag);
       if (etagMatches(inm, rendered.etag)) return notModified(htmlHeaders(reply));
       return sendHtml(reply, rendered.body);

@@ -20,7 +20,6 @@
  *   commit never pays for copying the WAL into the database or for its fsync. journal_size_limit (16 MB) truncates
  *   the WAL file when it is reset, so it stays bounded instead of growing to hundreds of MB.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
