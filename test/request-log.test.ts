@@ -103,3 +103,22 @@ it('writes a path no route matched as a JSON string: quotes and backslashes cann
   assert.doesNotMatch(JSON.stringify(lines), /sk-secret/);
   await t.close();
 });
+
+it('never logs a submission status token, even on a path no route matched (a trailing slash, an extra segment)', async () => {
+  // docs/api.md: request logs show /submissions/[redacted]; the token is the key to a submitter's status page.
+  const { app, lines, t } = await loggedApp();
+  const token = 'T'.repeat(32);
+  for (const url of [
+    `/submissions/${token}`,
+    `/submissions/${token}/`,
+    `/submissions/${token}/x`,
+    `/submissions/${token}%ZZ`,
+  ])
+    await app.inject({ url, headers: { 'x-request-id': 'tok-1' } });
+  await app.close();
+  const mine = lines.filter((l) => l.reqId === 'tok-1');
+  assert.ok(mine.length >= 3, JSON.stringify(lines));
+  assert.doesNotMatch(JSON.stringify(lines), /TTTTTTTT/);
+  assert.ok(mine.some((l) => l.route === '/submissions/[redacted]' && l.status === 404));
+  await t.close();
+});
