@@ -162,14 +162,19 @@ function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
   throw new ConfigError(`${name} must be true or false`);
 }
 
+/** A base URL that paths are appended to: http(s), and no query or fragment (they would end up before the path). */
 function url(name: string, raw: string): string {
+  let ok = false;
   try {
     const u = new URL(raw);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-    return raw.replace(/\/+$/, '');
+    ok = u.protocol === 'http:' || u.protocol === 'https:';
   } catch {
-    throw new ConfigError(`${name} must be an http(s) URL`);
+    // not a URL
   }
+  if (!ok) throw new ConfigError(`${name} must be an http(s) URL`);
+  if (/[?#]/.test(raw))
+    throw new ConfigError(`${name} must be an http(s) URL without ? or # (a base URL paths are added to)`);
+  return raw.replace(/\/+$/, '');
 }
 
 export function parseStoreUrl(raw: string | undefined, cwd: string): StoreConfig {

@@ -141,6 +141,10 @@ describe('every documented setting refuses a bad value, naming the variable', ()
     [{ SVC_ADMIN_EMAIL: 'a@b.example, c@d.example' }, /^SVC_ADMIN_EMAIL must be an email address/],
     [{ SVC_EMAIL_FROM: 'svc noreply' }, /^SVC_EMAIL_FROM must be an email address or "Name <address>"/],
     [{ SVC_EMAIL_FROM: 'svc <noreply@x.example>\r\nBcc: a@b.example' }, /^SVC_EMAIL_FROM must be/],
+    // Base URLs that paths are appended to: a query or fragment made links such as https://x.example?a=1/report/…
+    [{ SVC_PUBLIC_URL: 'https://x.example?a=1' }, /^SVC_PUBLIC_URL must be an http\(s\) URL without \? or #/],
+    [{ SVC_PUBLIC_URL: 'https://x.example/#top' }, /^SVC_PUBLIC_URL must be an http\(s\) URL without \? or #/],
+    [{ SVC_LLM_URL: 'http://127.0.0.1:11434/v1?x', SVC_LLM_MODEL: 'm' }, /^SVC_LLM_URL must be an http\(s\) URL/],
   ] as const) {
     it(JSON.stringify(env), () => {
       assert.throws(
@@ -155,6 +159,7 @@ describe('every documented setting refuses a bad value, naming the variable', ()
       assert.equal(loadConfig({ SVC_EMAIL_FROM: from }).email.from, from);
     assert.equal(loadConfig({ SVC_ADMIN_EMAIL: 'admin@svc.test' }).email.admin, 'admin@svc.test');
     assert.equal(loadConfig({ SVC_LLM_TIMEOUT_MS: '5000' }).llm, undefined);
+    assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://x.example/svc/' }).publicUrl, 'https://x.example/svc');
   });
 });
 
