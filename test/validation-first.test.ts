@@ -140,3 +140,23 @@ describe('a compressed request body', () => {
     assert.equal(plain.statusCode, 200, 'identity is no encoding');
   });
 });
+
+describe('a JSON body with a __proto__ key', () => {
+  it('is a 400 whose message names the forbidden key (the body is valid JSON)', async () => {
+    const t = await makeApp();
+    try {
+      for (const payload of ['{"__proto__":{"x":1},"prompt":"a","response":"b"}', '{"constructor":{"prototype":{}}}']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/score',
+          payload,
+          headers: { 'content-type': 'application/json' },
+        });
+        assert.equal(res.statusCode, 400);
+        assert.match(res.json().error, /__proto__ or constructor\.prototype/);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -166,9 +166,15 @@ export function registerErrorHandler(app: App): void {
           required: requiredOf(request, 'body') ?? {},
         });
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return send(reply, 'bad_request', 'Request body is not valid JSON', {
-          required: requiredOf(request, 'body') ?? {},
-        });
+        // Fastify reports a __proto__ or constructor.prototype key (refused against prototype poisoning) the same way
+        return send(
+          reply,
+          'bad_request',
+          'Request body is not valid JSON, or has a __proto__ or constructor.prototype key',
+          {
+            required: requiredOf(request, 'body') ?? {},
+          },
+        );
     }
     if (err instanceof SyntaxError || err.statusCode === 400) {
       return send(reply, 'bad_request', 'Malformed request', { required: requiredOf(request, 'body') ?? {} });
