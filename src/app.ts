@@ -17,7 +17,7 @@ import {
 } from './http/plugins/framework-errors.ts';
 import { addMethodFallbacks, collectRoutes, knowAllMethods } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { registerRequestLog } from './http/plugins/request-log.ts';
+import { registerRequestLog, type RequestLog } from './http/plugins/request-log.ts';
 import { HotCache, registerHotCache } from './http/plugins/hot-cache.ts';
 import { lazyChildLoggerFactory } from './logging.ts';
 import { registerRoutes } from './http/routes/index.ts';
@@ -41,6 +41,7 @@ export async function buildApp(input: AppDeps): Promise<App> {
   const { config } = deps;
   // The hot reads answered before Fastify (src/http/plugins/hot-cache.ts); its log is set once the app has one.
   let hot: HotCache | undefined;
+  let requestLog: RequestLog | undefined; // set once the app exists; the router's refusals are logged through it
   const app = Fastify({
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
@@ -73,7 +74,10 @@ export async function buildApp(input: AppDeps): Promise<App> {
       server.requestTimeout = config.timeouts.requestMs;
       return server;
     },
-    frameworkErrors: frameworkErrorAnswer,
+    frameworkErrors: (err, request, reply) => {
+      frameworkErrorAnswer(err, request, reply);
+      requestLog?.unmatched(request, reply);
+    },
     clientErrorHandler: makeClientErrorHandler(newRequestId),
     trustProxy: false,
     return503OnClosing: true,
@@ -81,7 +85,7 @@ export async function buildApp(input: AppDeps): Promise<App> {
 
   app.server.headersTimeout = config.timeouts.headersMs;
   app.server.on('checkExpectation', makeExpectationHandler(newRequestId));
-  const requestLog = registerRequestLog(app, config.logSample);
+  requestLog = registerRequestLog(app, config.logSample);
   hot = new HotCache(() => deps.dataset.current(), requestId, requestLog);
   registerHotCache(app, hot);
   app.setValidatorCompiler(validatorCompiler);

@@ -122,3 +122,18 @@ it('never logs a submission status token, even on a path no route matched (a tra
   assert.ok(mine.some((l) => l.route === '/submissions/[redacted]' && l.status === 404));
   await t.close();
 });
+
+it('logs the requests the router refuses before any route runs (a path that does not decode, one too long)', async () => {
+  // README, Logs: one line per request. A 400 or 414 from the router had none, so an operator could not see them.
+  const { app, lines, t } = await loggedApp();
+  await app.inject({ url: '/models/%ZZ', headers: { 'x-request-id': 'router-1' } });
+  await app.inject({ url: `/report/${'a'.repeat(300)}?key=sk-secret`, headers: { 'x-request-id': 'router-2' } });
+  await app.close();
+  const one = lines.find((l) => l.reqId === 'router-1' && l.msg === 'request');
+  const two = lines.find((l) => l.reqId === 'router-2' && l.msg === 'request');
+  assert.equal(one?.status, 400, JSON.stringify(lines));
+  assert.equal(one?.route, '/models/%ZZ');
+  assert.equal(two?.status, 414, JSON.stringify(lines));
+  assert.doesNotMatch(JSON.stringify(lines), /sk-secret/);
+  await t.close();
+});
