@@ -112,6 +112,13 @@ describe('svc command line', () => {
         ['keys', 'set-allowance', 'key_abc', '1.5'],
         /^svc keys: the allowance must be a whole number of calls, 0 or more \(got "1\.5"\)\n/,
       ],
+      // decimal digits only: 0x10 (16), 1e3 and " 5" were taken as numbers
+      [
+        ['keys', 'set-allowance', 'key_abc', '0x10'],
+        /^svc keys: the allowance must be a whole number of calls, 0 or more \(got "0x10"\)\n/,
+      ],
+      [['keys', 'set-allowance', 'key_abc', '1e3'], /^svc keys: the allowance must be a whole number/],
+      [['keys', 'set-allowance', 'key_abc', ' 5'], /^svc keys: the allowance must be a whole number/],
       [['keys', 'set-allowance', 'key_abc'], /^svc keys: set-allowance needs <id> and <n>\n/],
       [
         ['keys', 'revoke', 'sk-svc-0123'],
