@@ -146,10 +146,11 @@ export class ConfigError extends Error {}
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
+  const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max)
+  // decimal digits only: Number() would also read 0x50, 1e6 and 80.0
+  const n = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max)
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
   return n;
 }
@@ -251,8 +252,8 @@ function workers(raw: string | undefined): number {
 }
 
 function sample(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 1;
-  const n = Number(raw);
+  if (raw === undefined || raw.trim() === '') return 1;
+  const n = /^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*$/.test(raw) ? Number(raw) : NaN; // a decimal, not 0x1 or 1e-1
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new ConfigError('SVC_LOG_SAMPLE must be a number from 0 to 1');
   return n;
 }

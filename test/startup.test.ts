@@ -136,6 +136,11 @@ describe('every documented setting refuses a bad value, naming the variable', ()
     // Checked even while no model is configured: a typo is found when it is made, not when SVC_LLM_URL is set.
     [{ SVC_LLM_TIMEOUT_MS: 'abc' }, /^SVC_LLM_TIMEOUT_MS must be an integer from 1000 to 600000$/],
     [{ SVC_LLM_CONCURRENCY: '0' }, /^SVC_LLM_CONCURRENCY must be an integer from 1 to 64$/],
+    // integers in decimal digits: Number() read PORT=0x50 as 80 and SVC_BODY_LIMIT=1e6 as 1000000
+    [{ PORT: '0x50' }, /^PORT must be an integer from 0 to 65535$/],
+    [{ SVC_BODY_LIMIT: '1e6' }, /^SVC_BODY_LIMIT must be an integer/],
+    [{ SVC_WORKERS: '2.0' }, /^SVC_WORKERS must be an integer/],
+    [{ SVC_LOG_SAMPLE: '0x1' }, /^SVC_LOG_SAMPLE must be a number from 0 to 1$/],
     // Addresses mail is sent to or from: a value that is not one would fail every send, silently (email_sent: false).
     [{ SVC_ADMIN_EMAIL: 'nope' }, /^SVC_ADMIN_EMAIL must be an email address/],
     [{ SVC_ADMIN_EMAIL: 'a@b.example, c@d.example' }, /^SVC_ADMIN_EMAIL must be an email address/],
@@ -160,6 +165,8 @@ describe('every documented setting refuses a bad value, naming the variable', ()
     assert.equal(loadConfig({ SVC_ADMIN_EMAIL: 'admin@svc.test' }).email.admin, 'admin@svc.test');
     assert.equal(loadConfig({ SVC_LLM_TIMEOUT_MS: '5000' }).llm, undefined);
     assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://x.example/svc/' }).publicUrl, 'https://x.example/svc');
+    assert.equal(loadConfig({ PORT: ' 8080 ' }).port, 8080, 'spaces around a value (an .env file) are fine');
+    assert.equal(loadConfig({ SVC_LOG_SAMPLE: '.25' }).logSample, 0.25);
   });
 });
 
