@@ -58,6 +58,17 @@ describe('page routes: a malformed address answers a browser with an HTML page',
     isPage(await get('/report/rep_0?format=json&format=html', { accept: BROWSER }), 400, 'repeated format');
   });
 
+  it('a 400 page says in words what a good address looks like, not a pattern', async () => {
+    const report = await get('/report/rep_0', { accept: BROWSER });
+    assert.match(report.body, /a report is named by its SHA-256 hash/);
+    assert.doesNotMatch(report.body, /\^\(rep_\)/, 'no regular expression on the page');
+    assert.match((await get('/submissions/short', { accept: BROWSER })).body, /whole address from the email/);
+    assert.match((await get('/report/%ZZ', { accept: BROWSER })).body, /a report is named by its SHA-256 hash/);
+    assert.match((await get('/api/keys/verify?token=x', { accept: BROWSER })).body, /whole address from the email/);
+    // a bad ?format= is about the format, not the id
+    assert.match((await get('/report/abcdefabcdef?format=xml', { accept: BROWSER })).body, /Invalid format/);
+  });
+
   it('GET /report/<id that does not decode>: HTML for a browser, the Error body for JSON', async () => {
     isPage(await get('/report/%ZZ', { accept: BROWSER }), 400, '/report/%ZZ');
     isErrorBody(await get('/report/%ZZ', { accept: 'application/json' }), 400, '/report/%ZZ json');

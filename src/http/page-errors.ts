@@ -16,6 +16,11 @@ export interface HtmlErrorRule {
   byAccept: boolean;
   /** Headers the page's own answers carry and its error pages keep (e.g. no-referrer, no-store). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * What the 400 page says when the part of the address that names the thing (`part`) is malformed: the address in
+   * words (the Error body's message names a pattern, which is not for a person).
+   */
+  badRequest?: { text: string; part: 'params' | 'querystring' };
 }
 
 declare module 'fastify' {
@@ -35,22 +40,36 @@ export function reportWantsJson(accept: string, format: unknown): boolean {
   return quality(accept, 'application/json') > quality(accept, 'text/html');
 }
 
+const LINK_CUT =
+  'This link is not complete: check that the whole address from the email was copied, up to its last character.';
+
 export const HTML_ERRORS = {
   /** Pages with no data form (/models/{slug}, /assets/{name}): always HTML. */
   always: { wanted: () => true, byAccept: false },
   /** /report/{id}: the report's own negotiation. */
-  report: { wanted: (accept, format) => !reportWantsJson(accept, format), byAccept: true },
+  report: {
+    wanted: (accept, format) => !reportWantsJson(accept, format),
+    byAccept: true,
+    badRequest: {
+      part: 'params',
+      text:
+        'This address does not name a report: a report is named by its SHA-256 hash (64 hexadecimal characters), ' +
+        'by 12 or more of its first characters, or by rep_ and its first 12 (…/report/rep_0123456789ab).',
+    },
+  },
   /** /submissions/{token}: HTML unless ?format=json. */
   status: {
     wanted: (_accept, format) => single(format) !== 'json',
     byAccept: false,
     headers: { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+    badRequest: { text: LINK_CUT, part: 'params' },
   },
   /** /api/keys/verify: an API path whose answers are pages; HTML only when the client prefers it (a browser). */
   browser: {
     wanted: (accept) => quality(accept, 'text/html') > quality(accept, 'application/json'),
     byAccept: true,
     headers: { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+    badRequest: { text: LINK_CUT, part: 'querystring' },
   },
 } as const satisfies Record<string, HtmlErrorRule>;
 

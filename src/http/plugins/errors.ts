@@ -152,7 +152,10 @@ export function registerErrorHandler(app: App): void {
       );
     }
     if (err.validation) {
-      return send(reply, 'bad_request', validationMessage(err, request), {
+      // a page's malformed path, in words rather than the pattern it fails
+      const named = html?.badRequest;
+      const words = named && named.part === err.validationContext ? named.text : undefined;
+      return send(reply, 'bad_request', words ?? validationMessage(err, request), {
         required: requiredOf(request, err.validationContext) ?? {},
       });
     }

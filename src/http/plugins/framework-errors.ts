@@ -48,7 +48,12 @@ export function frameworkErrorAnswer(err: FastifyError, request: FastifyRequest,
   // A page path (a report, a model page …) refuses a browser with an HTML page, as its route would.
   const rule = pageRuleOf(url.split('?')[0]!);
   if (rule?.wanted(request.headers.accept ?? '', rawFormat(url))) {
-    sendHtmlError(reply, rule, e.status, e.message);
+    sendHtmlError(
+      reply,
+      rule,
+      e.status,
+      (!tooLong && rule.badRequest?.part === 'params' && rule.badRequest.text) || e.message,
+    );
     return;
   }
   reply.code(e.status).type('application/json; charset=utf-8').send(JSON.stringify(e.toBody()));
