@@ -281,7 +281,8 @@ export function parseEvalJudges(raw: string | undefined, env: NodeJS.ProcessEnv)
   } catch {
     throw bad('not valid JSON');
   }
-  if (!Array.isArray(list) || list.length > 5) throw bad('at most 5 judges');
+  if (!Array.isArray(list)) throw bad('not a list');
+  if (list.length > 5) throw bad('at most 5 judges');
   const names = new Set<string>();
   return list.map((j: unknown, i) => {
     const o = (typeof j === 'object' && j !== null ? j : {}) as Record<string, unknown>;
