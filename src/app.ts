@@ -4,9 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type preParsingHookHandler } from 'fastify';
 import { AuditLog } from './audit/log.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AppError } from './errors.ts';
 import { registerErrorHandler } from './http/plugins/errors.ts';
 import {
   frameworkErrorAnswer,
@@ -16,7 +17,7 @@ import {
 } from './http/plugins/framework-errors.ts';
 import { addMethodFallbacks, collectRoutes, knowAllMethods } from './http/plugins/methods.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { registerRequestLog } from './http/plugins/request-log.ts';
+import { registerRequestLog, type RequestLog } from './http/plugins/request-log.ts';
 import { HotCache, registerHotCache } from './http/plugins/hot-cache.ts';
 import { lazyChildLoggerFactory } from './logging.ts';
 import { registerRoutes } from './http/routes/index.ts';
@@ -40,6 +41,7 @@ export async function buildApp(input: AppDeps): Promise<App> {
   const { config } = deps;
   // The hot reads answered before Fastify (src/http/plugins/hot-cache.ts); its log is set once the app has one.
   let hot: HotCache | undefined;
+  let requestLog: RequestLog | undefined; // set once the app exists; the router's refusals are logged through it
   const app = Fastify({
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
@@ -72,7 +74,10 @@ export async function buildApp(input: AppDeps): Promise<App> {
       server.requestTimeout = config.timeouts.requestMs;
       return server;
     },
-    frameworkErrors: frameworkErrorAnswer,
+    frameworkErrors: (err, request, reply) => {
+      frameworkErrorAnswer(err, request, reply);
+      requestLog?.unmatched(request, reply);
+    },
     clientErrorHandler: makeClientErrorHandler(newRequestId),
     trustProxy: false,
     return503OnClosing: true,
@@ -80,12 +85,31 @@ export async function buildApp(input: AppDeps): Promise<App> {
 
   app.server.headersTimeout = config.timeouts.headersMs;
   app.server.on('checkExpectation', makeExpectationHandler(newRequestId));
-  const requestLog = registerRequestLog(app, config.logSample);
+  requestLog = registerRequestLog(app, config.logSample);
   hot = new HotCache(() => deps.dataset.current(), requestId, requestLog);
   registerHotCache(app, hot);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only: without this, text/plain would be parsed as a string and fail later as a 400.
   app.removeContentTypeParser('text/plain');
+  // No body is decompressed: a compressed one is refused before it is read (RFC 9110 §8.4.1: 415), rather
+  // than read as if it were plain text and answered "not valid JSON". Added to the POST routes only, so the
+  // read routes pay nothing for it.
+  const refuseEncoded: preParsingHookHandler = (request, _reply, payload, done) => {
+    const coding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (coding && coding !== 'identity')
+      return done(
+        new AppError(
+          'unsupported_media_type',
+          `Content-Encoding ${coding} is not supported: send the body uncompressed`,
+        ),
+      );
+    done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!methods.includes('POST')) return;
+    route.preParsing = [refuseEncoded, ...(route.preParsing === undefined ? [] : [route.preParsing].flat())];
+  });
   registerErrorHandler(app);
   await registerOpenApi(app, config);
   knowAllMethods(app);

@@ -146,10 +146,11 @@ export class ConfigError extends Error {}
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
+  const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max)
+  // decimal digits only: Number() would also read 0x50, 1e6 and 80.0
+  const n = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max)
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
   return n;
 }
@@ -162,14 +163,19 @@ function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
   throw new ConfigError(`${name} must be true or false`);
 }
 
+/** A base URL that paths are appended to: http(s), and no query or fragment (they would end up before the path). */
 function url(name: string, raw: string): string {
+  let ok = false;
   try {
     const u = new URL(raw);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-    return raw.replace(/\/+$/, '');
+    ok = u.protocol === 'http:' || u.protocol === 'https:';
   } catch {
-    throw new ConfigError(`${name} must be an http(s) URL`);
+    // not a URL
   }
+  if (!ok) throw new ConfigError(`${name} must be an http(s) URL`);
+  if (/[?#]/.test(raw))
+    throw new ConfigError(`${name} must be an http(s) URL without ? or # (a base URL paths are added to)`);
+  return raw.replace(/\/+$/, '');
 }
 
 export function parseStoreUrl(raw: string | undefined, cwd: string): StoreConfig {
@@ -246,8 +252,8 @@ function workers(raw: string | undefined): number {
 }
 
 function sample(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 1;
-  const n = Number(raw);
+  if (raw === undefined || raw.trim() === '') return 1;
+  const n = /^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*$/.test(raw) ? Number(raw) : NaN; // a decimal, not 0x1 or 1e-1
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new ConfigError('SVC_LOG_SAMPLE must be a number from 0 to 1');
   return n;
 }
@@ -275,7 +281,8 @@ export function parseEvalJudges(raw: string | undefined, env: NodeJS.ProcessEnv)
   } catch {
     throw bad('not valid JSON');
   }
-  if (!Array.isArray(list) || list.length > 5) throw bad('at most 5 judges');
+  if (!Array.isArray(list)) throw bad('not a list');
+  if (list.length > 5) throw bad('at most 5 judges');
   const names = new Set<string>();
   return list.map((j: unknown, i) => {
     const o = (typeof j === 'object' && j !== null ? j : {}) as Record<string, unknown>;

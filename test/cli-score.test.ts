@@ -142,4 +142,13 @@ describe('svc score', () => {
     assert.equal(code, 2);
     assert.match(stderr, /cannot read .*missing\.jsonl: ENOENT/);
   });
+
+  it('a folder or an unknown option: one line that says what is wrong, exit 2', async () => {
+    const folder = await svc([dir]);
+    assert.equal(folder.code, 2);
+    assert.equal(folder.stderr.trim(), `svc score: cannot read ${dir}: it is a folder, not a file`);
+    const option = await svc(['--bogus']);
+    assert.equal(option.code, 2);
+    assert.match(option.stderr, /^svc score: unknown option --bogus\n\nusage: svc score/);
+  });
 });

@@ -112,6 +112,13 @@ describe('svc command line', () => {
         ['keys', 'set-allowance', 'key_abc', '1.5'],
         /^svc keys: the allowance must be a whole number of calls, 0 or more \(got "1\.5"\)\n/,
       ],
+      // decimal digits only: 0x10 (16), 1e3 and " 5" were taken as numbers
+      [
+        ['keys', 'set-allowance', 'key_abc', '0x10'],
+        /^svc keys: the allowance must be a whole number of calls, 0 or more \(got "0x10"\)\n/,
+      ],
+      [['keys', 'set-allowance', 'key_abc', '1e3'], /^svc keys: the allowance must be a whole number/],
+      [['keys', 'set-allowance', 'key_abc', ' 5'], /^svc keys: the allowance must be a whole number/],
       [['keys', 'set-allowance', 'key_abc'], /^svc keys: set-allowance needs <id> and <n>\n/],
       [
         ['keys', 'revoke', 'sk-svc-0123'],
@@ -154,6 +161,8 @@ describe('svc command line', () => {
         timeout: 60_000,
       });
     const db = `sqlite:${path.join(tmpDir(), 'svc.db')}`;
+    const notDir = path.join(tmpDir(), 'not-a-dir');
+    fs.writeFileSync(notDir, '');
     for (const [env, argv, code, line] of [
       [{ SVC_STORE_URL: 'bogus://x' }, ['keys', 'list'], 2, /^svc keys: configuration error: SVC_STORE_URL must be/],
       [
@@ -161,6 +170,19 @@ describe('svc command line', () => {
         ['dataset', 'import', '/no/such/file.json'],
         1,
         /^svc dataset: cannot read dataset .*ENOENT$/,
+      ],
+      // a folder that cannot be made (Node 20's recursive mkdir looped for ever under /proc): one line, no stack
+      [
+        { SVC_STORE_URL: 'sqlite:/proc/x/y.db' },
+        ['keys', 'list'],
+        1,
+        /^svc keys: cannot create the folder \/proc\/x: ENOENT/,
+      ],
+      [
+        { SVC_STORE_URL: `sqlite:${notDir}/sub/y.db` },
+        ['keys', 'list'],
+        1,
+        /^svc keys: cannot create the folder .*not-a-dir\/sub: .*not-a-dir is not a folder$/,
       ],
       [
         { SVC_STORE_URL: 'redis://127.0.0.1:1' },

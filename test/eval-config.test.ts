@@ -29,3 +29,17 @@ test('SVC_EVAL_JUDGES: judges with their key from the named variable, never prin
   ])
     assert.throws(() => loadConfig(bad), ConfigError, JSON.stringify(bad));
 });
+
+test('SVC_EVAL_JUDGES that is JSON but not a list says so (it said "at most 5 judges")', () => {
+  for (const v of ['null', '{}', '"x"', '5'])
+    assert.throws(
+      () => loadConfig({ SVC_EVAL_JUDGES: v }),
+      (err) => err instanceof ConfigError && /: not a list$/.test(err.message),
+      v,
+    );
+  const six = JSON.stringify(Array.from({ length: 6 }, (_, i) => ({ name: `j${i}`, baseUrl: 'http://x', model: 'm' })));
+  assert.throws(
+    () => loadConfig({ SVC_EVAL_JUDGES: six }),
+    (err) => err instanceof ConfigError && /at most 5 judges/.test(err.message),
+  );
+});

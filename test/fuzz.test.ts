@@ -219,6 +219,9 @@ describe(`fuzz: ${COUNT} requests per endpoint (seed ${SEED})`, () => {
               `${body.code} not in the catalogue: ${what}`,
             );
             assert.equal(res.statusCode, statusOf(body.code as ErrorCode), `${body.code}: ${what}`);
+            // every 400 echoes the route's required fields (docs/api.md, General), {} when it has none
+            if (res.statusCode === 400)
+              assert.equal(typeof body.required, 'object', `400 without required: ${what}: ${res.body}`);
           }
         }
       }

@@ -112,6 +112,37 @@ describe('GET /report/<id>', () => {
     assert.equal((await get(`/report/abcdefabcdef1`)).statusCode, 200);
   });
 
+  it('answers a matching If-None-Match with 304, and gives the HTML page an ETag of its own', async () => {
+    // The JSON and the page are two representations of one URL (Vary: Accept): they cannot share a strong ETag.
+    const json = await get(`/report/${hostile.hash}`, { accept: 'application/json' });
+    assert.equal(json.headers.etag, `"${hostile.hash}"`);
+    const again = await get(`/report/${hostile.hash}`, {
+      accept: 'application/json',
+      'if-none-match': json.headers.etag as string,
+    });
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.body, '');
+    assert.equal(again.headers.etag, json.headers.etag);
+    assert.equal(again.headers.vary, 'Accept');
+    const viaPrefix = await get(`/report/rep_${hostile.hash.slice(0, 12)}?format=json`, {
+      'if-none-match': `W/"${hostile.hash}"`,
+    });
+    assert.equal(viaPrefix.statusCode, 304);
+    const html = await get(`/report/${hostile.hash}`, {
+      accept: 'text/html',
+      'if-none-match': json.headers.etag as string,
+    });
+    assert.equal(html.statusCode, 200, 'the JSON ETag does not validate the page');
+    assert.match(html.headers['content-type'] as string, /^text\/html/);
+    assert.ok(html.headers.etag && html.headers.etag !== json.headers.etag, 'the page has its own ETag');
+    const page304 = await get(`/report/${hostile.hash}`, {
+      accept: 'text/html',
+      'if-none-match': html.headers.etag as string,
+    });
+    assert.equal(page304.statusCode, 304);
+    assert.equal(page304.headers['cache-control'], 'public, max-age=60');
+  });
+
   it('answers a browser’s unknown or ambiguous report with an HTML page, and a JSON client with the Error body', async () => {
     // docs/api.md: the page is HTML by default; an expired score report's report_url is "(the HTML page: a 404 page)".
     for (const headers of [{}, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }] as Record<string, string>[]) {

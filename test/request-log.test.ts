@@ -103,3 +103,37 @@ it('writes a path no route matched as a JSON string: quotes and backslashes cann
   assert.doesNotMatch(JSON.stringify(lines), /sk-secret/);
   await t.close();
 });
+
+it('never logs a submission status token, even on a path no route matched (a trailing slash, an extra segment)', async () => {
+  // docs/api.md: request logs show /submissions/[redacted]; the token is the key to a submitter's status page.
+  const { app, lines, t } = await loggedApp();
+  const token = 'T'.repeat(32);
+  for (const url of [
+    `/submissions/${token}`,
+    `/submissions/${token}/`,
+    `/submissions/${token}/x`,
+    `/submissions/${token}%ZZ`,
+  ])
+    await app.inject({ url, headers: { 'x-request-id': 'tok-1' } });
+  await app.close();
+  const mine = lines.filter((l) => l.reqId === 'tok-1');
+  assert.ok(mine.length >= 3, JSON.stringify(lines));
+  assert.doesNotMatch(JSON.stringify(lines), /TTTTTTTT/);
+  assert.ok(mine.some((l) => l.route === '/submissions/[redacted]' && l.status === 404));
+  await t.close();
+});
+
+it('logs the requests the router refuses before any route runs (a path that does not decode, one too long)', async () => {
+  // README, Logs: one line per request. A 400 or 414 from the router had none, so an operator could not see them.
+  const { app, lines, t } = await loggedApp();
+  await app.inject({ url: '/models/%ZZ', headers: { 'x-request-id': 'router-1' } });
+  await app.inject({ url: `/report/${'a'.repeat(300)}?key=sk-secret`, headers: { 'x-request-id': 'router-2' } });
+  await app.close();
+  const one = lines.find((l) => l.reqId === 'router-1' && l.msg === 'request');
+  const two = lines.find((l) => l.reqId === 'router-2' && l.msg === 'request');
+  assert.equal(one?.status, 400, JSON.stringify(lines));
+  assert.equal(one?.route, '/models/%ZZ');
+  assert.equal(two?.status, 414, JSON.stringify(lines));
+  assert.doesNotMatch(JSON.stringify(lines), /sk-secret/);
+  await t.close();
+});

@@ -21,12 +21,15 @@ import { makeApp, silentLog, tmpDir } from './helpers.ts';
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 
-async function serveFails(env: Record<string, string>): Promise<{ code: number; stderr: string; stdout: string }> {
+async function serveFails(
+  env: Record<string, string>,
+  timeout = 90_000,
+): Promise<{ code: number; stderr: string; stdout: string }> {
   const dir = tmpDir('svc-start-');
   try {
     await run(process.execPath, ['bin/svc.js', 'serve'], {
       cwd: root,
-      timeout: 90_000,
+      timeout,
       env: {
         PATH: process.env.PATH,
         HOST: '127.0.0.1',
@@ -95,6 +98,21 @@ describe('start-up errors are one clear line', () => {
     }
   });
 
+  it('an SQLite path whose folder cannot be created: one line naming SVC_STORE_URL, no hang', async () => {
+    // Node 20's recursive mkdirSync loops for ever under /proc (ENOENT from a parent that exists).
+    const started = Date.now();
+    const r = await serveFails({ SVC_STORE_URL: 'sqlite:/proc/x/y.db', SVC_EVAL_WORKER: 'false' }, 30_000);
+    assertOneLine(r, /cannot open the store SVC_STORE_URL=sqlite:\/proc\/x\/y\.db: cannot create the folder \/proc\/x/);
+    assert.ok(Date.now() - started < 30_000, 'refused promptly');
+    assert.equal(r.code, 1);
+    const file = path.join(tmpDir('svc-start-'), 'a-file');
+    fs.writeFileSync(file, '');
+    assertOneLine(
+      await serveFails({ SVC_STORE_URL: `sqlite:${file}/sub/y.db`, SVC_EVAL_WORKER: 'false' }),
+      /cannot open the store SVC_STORE_URL=sqlite:.*a-file\/sub\/y\.db: cannot create the folder/,
+    );
+  });
+
   it('a missing SVC_DATASET', async () => {
     assertOneLine(await serveFails({ SVC_DATASET: '/nonexistent/leaderboard.json' }), /SVC_DATASET=.* does not exist/);
   });
@@ -118,11 +136,20 @@ describe('every documented setting refuses a bad value, naming the variable', ()
     // Checked even while no model is configured: a typo is found when it is made, not when SVC_LLM_URL is set.
     [{ SVC_LLM_TIMEOUT_MS: 'abc' }, /^SVC_LLM_TIMEOUT_MS must be an integer from 1000 to 600000$/],
     [{ SVC_LLM_CONCURRENCY: '0' }, /^SVC_LLM_CONCURRENCY must be an integer from 1 to 64$/],
+    // integers in decimal digits: Number() read PORT=0x50 as 80 and SVC_BODY_LIMIT=1e6 as 1000000
+    [{ PORT: '0x50' }, /^PORT must be an integer from 0 to 65535$/],
+    [{ SVC_BODY_LIMIT: '1e6' }, /^SVC_BODY_LIMIT must be an integer/],
+    [{ SVC_WORKERS: '2.0' }, /^SVC_WORKERS must be an integer/],
+    [{ SVC_LOG_SAMPLE: '0x1' }, /^SVC_LOG_SAMPLE must be a number from 0 to 1$/],
     // Addresses mail is sent to or from: a value that is not one would fail every send, silently (email_sent: false).
     [{ SVC_ADMIN_EMAIL: 'nope' }, /^SVC_ADMIN_EMAIL must be an email address/],
     [{ SVC_ADMIN_EMAIL: 'a@b.example, c@d.example' }, /^SVC_ADMIN_EMAIL must be an email address/],
     [{ SVC_EMAIL_FROM: 'svc noreply' }, /^SVC_EMAIL_FROM must be an email address or "Name <address>"/],
     [{ SVC_EMAIL_FROM: 'svc <noreply@x.example>\r\nBcc: a@b.example' }, /^SVC_EMAIL_FROM must be/],
+    // Base URLs that paths are appended to: a query or fragment made links such as https://x.example?a=1/report/…
+    [{ SVC_PUBLIC_URL: 'https://x.example?a=1' }, /^SVC_PUBLIC_URL must be an http\(s\) URL without \? or #/],
+    [{ SVC_PUBLIC_URL: 'https://x.example/#top' }, /^SVC_PUBLIC_URL must be an http\(s\) URL without \? or #/],
+    [{ SVC_LLM_URL: 'http://127.0.0.1:11434/v1?x', SVC_LLM_MODEL: 'm' }, /^SVC_LLM_URL must be an http\(s\) URL/],
   ] as const) {
     it(JSON.stringify(env), () => {
       assert.throws(
@@ -137,6 +164,9 @@ describe('every documented setting refuses a bad value, naming the variable', ()
       assert.equal(loadConfig({ SVC_EMAIL_FROM: from }).email.from, from);
     assert.equal(loadConfig({ SVC_ADMIN_EMAIL: 'admin@svc.test' }).email.admin, 'admin@svc.test');
     assert.equal(loadConfig({ SVC_LLM_TIMEOUT_MS: '5000' }).llm, undefined);
+    assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://x.example/svc/' }).publicUrl, 'https://x.example/svc');
+    assert.equal(loadConfig({ PORT: ' 8080 ' }).port, 8080, 'spaces around a value (an .env file) are fine');
+    assert.equal(loadConfig({ SVC_LOG_SAMPLE: '.25' }).logSample, 0.25);
   });
 });
 

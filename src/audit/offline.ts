@@ -45,12 +45,18 @@ export function verifyOffline(input: OfflineInput): OfflineResult {
   const hash = createHash('sha256').update(canonical).digest('hex');
   lines.push(`ok   report hash (SHA-256 of RFC 8785 canonical JSON) ${hash}`);
 
-  let proof: Record<string, unknown>;
+  let parsed: unknown;
   try {
-    proof = JSON.parse(input.proofText) as Record<string, unknown>;
+    parsed = JSON.parse(input.proofText);
   } catch {
     return fail('the proof file is not JSON', hash);
   }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !('report_hash' in parsed))
+    return fail(
+      'the proof file is not an inclusion proof (no report_hash: use proof.json from svc audit proof or GET /api/log/inclusion)',
+      hash,
+    );
+  const proof = parsed as Record<string, unknown>;
   if (proof.report_hash !== hash)
     return fail(`the proof is for report ${String(proof.report_hash)}, not for this report (changed content?)`, hash);
   const index = proof.leaf_index;

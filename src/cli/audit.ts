@@ -11,6 +11,7 @@ import { verifyOffline } from '../audit/offline.ts';
 import { loadConfig } from '../config.ts';
 import { lookupReport } from '../domain/reports.ts';
 import { openStore, usage } from './store.ts';
+import { makeDirs } from '../files.ts';
 
 export const USAGE = `usage:
   svc audit proof <hash or 12+ hex prefix> [--out <folder>]
@@ -46,7 +47,7 @@ async function proof(args: string[]): Promise<number> {
     const inclusion = await audit.inclusion(found.hash);
     if (!inclusion) return fail(`report ${found.hash} is not in the audit log`);
     const dir = values.out ?? `proof-${found.hash.slice(0, 12)}`;
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     fs.writeFileSync(path.join(dir, 'report.json'), found.json);
     fs.writeFileSync(path.join(dir, 'proof.json'), `${JSON.stringify(inclusion, null, 2)}\n`);
     fs.writeFileSync(path.join(dir, 'checkpoint.json'), `${JSON.stringify(inclusion.checkpoint, null, 2)}\n`);

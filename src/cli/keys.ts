@@ -50,7 +50,8 @@ export async function run(args: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const id = positionals[0];
-  const n = positionals[1] === undefined ? NaN : Number(positionals[1]);
+  // decimal digits only (Number() would also take 0x10, 1e3 and " 5")
+  const n = /^\d+$/.test(positionals[1] ?? '') ? Number(positionals[1]) : NaN;
   const problem = usageProblem(sub, positionals, n);
   if (problem) {
     process.stderr.write(`svc keys: ${problem}\n${USAGE}`);

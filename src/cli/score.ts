@@ -197,14 +197,24 @@ export async function run(args: string[]): Promise<number> {
   let input: Readable = process.stdin;
   let total: number | undefined;
   if (file !== undefined && file !== '-') {
+    let stat: fs.Stats;
     try {
-      total = fs.statSync(file).size;
+      stat = fs.statSync(file);
     } catch (e) {
-      process.stderr.write(
-        `svc score: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
-      );
+      const code = (e as NodeJS.ErrnoException).code;
+      // an option this command does not have, rather than a file of that name
+      if (code === 'ENOENT' && file.startsWith('-')) {
+        process.stderr.write(`svc score: unknown option ${file}\n\n${USAGE}`);
+        return 2;
+      }
+      process.stderr.write(`svc score: cannot read ${file}: ${code ?? (e as Error).message}\n`);
       return 2;
     }
+    if (stat.isDirectory()) {
+      process.stderr.write(`svc score: cannot read ${file}: it is a folder, not a file\n`);
+      return 2;
+    }
+    total = stat.size;
     input = fs.createReadStream(file);
   }
   const res = await scoreStream(input, process.stdout, process.stderr, total);

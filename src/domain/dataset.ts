@@ -11,6 +11,7 @@ import path from 'node:path';
 import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { mapDims, PAI_DIMS, SYCO_DIMS, type PaiDim, type SycoDim } from '../dimensions.ts';
+import { makeDirs } from '../files.ts';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 if (!FormatRegistry.Has('date-time'))
@@ -114,7 +115,7 @@ export function readDatasetFile(file: string): Dataset {
 /** Write atomically: validate, write a temp file beside the target, fsync, rename. */
 export function writeDatasetFile(file: string, dataset: Dataset): void {
   parseDataset(dataset);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makeDirs(path.dirname(file));
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   const fd = fs.openSync(tmp, 'w');
   try {

@@ -63,9 +63,6 @@ export async function issueApiKey(
 ): Promise<CreateKeyOutcome> {
   const missing = storeMissing(store);
   if (missing) return missing;
-  const email = input.email.toLowerCase();
-  const held = (await store.listKeys()).filter((k) => !k.revoked && k.email.toLowerCase() === email).length;
-  if (held >= MAX_KEYS_PER_EMAIL) return { kind: 'too_many_keys', held };
   const apiKey = `sk-svc-${randomBytes(16).toString('hex')}`;
   const allowance = PLANS[plan ?? 'free'].callsPerDay;
   const verifyToken = plan ? randomBytes(32).toString('base64url') : undefined;
@@ -83,7 +80,9 @@ export async function issueApiKey(
   if (input.name !== undefined) record.name = input.name;
   if (input.organization !== undefined) record.organization = input.organization;
   if (verifyToken) record.verifyTokenHash = hashKey(verifyToken);
-  await store.createKey(record);
+  // the cap is checked and the key stored in one atomic step (simultaneous requests cannot both pass it)
+  const { created, held } = await store.createKeyCapped(record, MAX_KEYS_PER_EMAIL);
+  if (!created) return { kind: 'too_many_keys', held };
   return { kind: 'created', apiKey, record, ...(verifyToken && { verifyToken }) };
 }
 

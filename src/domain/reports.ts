@@ -25,6 +25,7 @@ import {
   type SycoDim,
 } from '../scoring/types.ts';
 import type { ReportStore } from '../store/types.ts';
+import { makeDirs } from '../files.ts';
 
 export const REPORT_SCHEMA = 'svc.report/1';
 export const REPORT_METHOD_NOTE =
@@ -196,7 +197,7 @@ const HASH = /^[0-9a-f]{64}$/;
 /** Write reports/<hash>.json atomically; the file holds exactly the canonical text, so its SHA-256 is its name. */
 export function writeReportFile(dir: string, hash: string, json: string): string {
   if (!HASH.test(hash)) throw new TypeError('bad report hash');
-  fs.mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const file = path.join(dir, `${hash}.json`);
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, json);

@@ -29,6 +29,11 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
+/** 304 Not Modified, with the headers already set (any route, whatever statuses its schema lists). */
+export function notModified(reply: FastifyReply): FastifyReply {
+  return reply.code(304).send();
+}
+
 /** Send a pre-serialized body with ETag and Cache-Control, or 304 when the client already has it. */
 export function sendCached(
   request: FastifyRequest,

@@ -34,6 +34,11 @@ export function declareCommonAnswers(doc: { paths?: Record<string, Record<string
         : errorBody(
             'A bearer key was presented but is unknown, malformed, not active or revoked (WWW-Authenticate: Bearer); no Authorization header is the free tier',
           );
+      // A page that refuses a browser with HTML (its 400 already says so: src/http/page-errors.ts) does so for
+      // the 401 too.
+      const r401 = responses['401'];
+      if (responses['400']?.content?.['text/html'] && r401.content && !r401.content['text/html'])
+        r401.content['text/html'] = { schema: { type: 'string' } as never };
       if (op.requestBody?.content?.['application/json']) {
         responses['413'] ??= errorBody('The body is larger than SVC_BODY_LIMIT (payload_too_large)');
         responses['415'] ??= errorBody('The body is not application/json (unsupported_media_type)');

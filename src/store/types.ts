@@ -56,6 +56,12 @@ export interface KeyStore {
    */
   readonly keyVersion?: number;
   createKey(rec: ApiKeyRecord): Promise<void>;
+  /**
+   * Store a new key unless its address (compared lower-cased) already holds `cap` keys that are not revoked; the
+   * count and the insert are one atomic step, so simultaneous requests cannot pass the cap together. `held` is the
+   * count before.
+   */
+  createKeyCapped(rec: ApiKeyRecord, cap: number): Promise<{ created: boolean; held: number }>;
   getKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
   /** Atomically take one call from the allowance. Returns the remaining count after, or -1 when none was left (nothing taken). */
   consumeCall(hash: string): Promise<number>;

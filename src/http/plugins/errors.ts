@@ -7,6 +7,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AuditIntegrityError } from '../../audit/log.ts';
 import { placeholderBadge } from '../../badge/index.ts';
 import { AppError, errorBody, statusOf, type ErrorCode, type ErrorExtra } from '../../errors.ts';
+import { rawFormat, sendHtmlError } from '../page-errors.ts';
 import type { App } from '../types.ts';
 
 type Branch = { required?: string[] };
@@ -49,11 +50,25 @@ function requiredOf(request: FastifyRequest, part: string | undefined): Record<s
   return out;
 }
 
-function validationMessage(err: FastifyError): string {
+/** Every field the route requires (path, query and body together), for a 400 a handler makes after validation. */
+function routeRequired(request: FastifyRequest): Record<string, unknown> {
+  return {
+    ...requiredOf(request, 'params'),
+    ...requiredOf(request, 'querystring'),
+    ...requiredOf(request, 'body'),
+  };
+}
+
+function validationMessage(err: FastifyError, request: FastifyRequest): string {
   const v = err.validation?.[0];
   const where = err.validationContext ?? 'request';
   if (!v) return `Invalid ${where}`;
   const field = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
+  // A query parameter given twice arrives as a list: say so rather than "must be string".
+  if (v.keyword === 'type' && where === 'querystring' && field) {
+    const given = (request.query as Record<string, unknown> | undefined)?.[field];
+    if (Array.isArray(given)) return `Invalid ${field}: give it once, not several times`;
+  }
   if (v.keyword === 'required')
     return `Missing required field: ${(v.params as { missingProperty?: string }).missingProperty ?? '?'}`;
   if (v.keyword === 'additionalProperties')
@@ -98,6 +113,13 @@ export function registerErrorHandler(app: App): void {
     request.log.error({ err, code: err.code }, err.message);
   };
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // A page route (config.htmlErrors) refuses with an HTML page when its rule says HTML is wanted.
+    const rule = request.routeOptions.config?.htmlErrors;
+    const html = rule?.wanted(request.headers.accept ?? '', rawFormat(request.url)) ? rule : undefined;
+    const send = html
+      ? (r: FastifyReply, code: ErrorCode, message: string, extra: ErrorExtra = {}) =>
+          sendHtmlError(r, html, statusOf(code), message, extra.headers)
+      : sendError;
     // Badges are images wherever they are embedded: any refusal on a badge path (a bad bearer key's 401, a 429)
     // is a placeholder SVG with the status, never JSON.
     if (err instanceof AppError && request.url.startsWith('/api/badge')) {
@@ -109,17 +131,20 @@ export function registerErrorHandler(app: App): void {
         .send(placeholderBadge(err.status === 401 ? 'bad API key' : err.status === 429 ? 'rate limited' : 'error'));
     }
     if (err instanceof AppError) {
-      if (err.status < 500) return sendError(reply, err.code, err.message, err.extra);
+      // Every 400 echoes the route's required fields (docs/api.md, General), also one a handler makes itself.
+      if (err.status === 400 && !err.extra.required)
+        return send(reply, err.code, err.message, { ...err.extra, required: routeRequired(request) });
+      if (err.status < 500) return send(reply, err.code, err.message, err.extra);
       logAppError(request, err);
       // The contract's Error body has `detail` on 500: the request id to quote, unless the error names its own.
-      return sendError(reply, err.code, err.message, {
+      return send(reply, err.code, err.message, {
         ...err.extra,
         detail: err.extra.detail ?? `request id ${request.id}`,
       });
     }
     if (err instanceof AuditIntegrityError) {
       request.log.error({ err: err.message }, 'audit log integrity');
-      return sendError(
+      return send(
         reply,
         'audit_log_corrupt',
         `The audit log failed its integrity check: ${err.message}. Reports cannot be verified until an operator restores the store.`,
@@ -127,35 +152,45 @@ export function registerErrorHandler(app: App): void {
       );
     }
     if (err.validation) {
-      return sendError(reply, 'bad_request', validationMessage(err), {
+      // a page's malformed path, in words rather than the pattern it fails
+      const named = html?.badRequest;
+      const words = named && named.part === err.validationContext ? named.text : undefined;
+      return send(reply, 'bad_request', words ?? validationMessage(err, request), {
         required: requiredOf(request, err.validationContext) ?? {},
       });
     }
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(reply, 'payload_too_large', 'Request body is too large');
+        return send(reply, 'payload_too_large', 'Request body is too large');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(reply, 'unsupported_media_type', 'Content-Type must be application/json');
+        return send(reply, 'unsupported_media_type', 'Content-Type must be application/json');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendError(reply, 'bad_request', 'Request body is empty; send a JSON object', {
+        return send(reply, 'bad_request', 'Request body is empty; send a JSON object', {
           required: requiredOf(request, 'body') ?? {},
         });
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return sendError(reply, 'bad_request', 'Request body is not valid JSON', {
-          required: requiredOf(request, 'body') ?? {},
-        });
+        // Fastify reports a __proto__ or constructor.prototype key (refused against prototype poisoning) the same way
+        return send(
+          reply,
+          'bad_request',
+          'Request body is not valid JSON, or has a __proto__ or constructor.prototype key',
+          {
+            required: requiredOf(request, 'body') ?? {},
+          },
+        );
     }
     if (err instanceof SyntaxError || err.statusCode === 400) {
-      return sendError(reply, 'bad_request', 'Malformed request', { required: requiredOf(request, 'body') ?? {} });
+      return send(reply, 'bad_request', 'Malformed request', { required: requiredOf(request, 'body') ?? {} });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Another framework 4xx (414, 431, …): its own status, the bad_request code.
+      if (html) return sendHtmlError(reply, html, err.statusCode, err.message);
       return reply
         .code(err.statusCode)
         .type('application/json; charset=utf-8')
         .send(JSON.stringify(errorBody('bad_request', err.message)));
     }
     request.log.error({ err }, 'unhandled error');
-    return sendError(reply, 'internal', 'Internal server error', { detail: `request id ${request.id}` });
+    return send(reply, 'internal', 'Internal server error', { detail: `request id ${request.id}` });
   });
 }

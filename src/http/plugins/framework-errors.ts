@@ -19,6 +19,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { placeholderBadge } from '../../badge/index.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
+import { pageRuleOf, rawFormat, sendHtmlError } from '../page-errors.ts';
 
 /** Headers every answer carries, also the ones written straight to a socket. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = { 'x-content-type-options': 'nosniff' };
@@ -31,7 +32,7 @@ export function frameworkErrorAnswer(err: FastifyError, request: FastifyRequest,
   const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
   const e = tooLong
     ? new AppError('uri_too_long', 'The URL path is too long')
-    : new AppError('bad_request', 'Malformed URL: it does not decode (check its percent-escapes)');
+    : new AppError('bad_request', 'Malformed URL: it does not decode (check its percent-escapes)', { required: {} });
   reply.header('x-request-id', request.id);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
   const url = request.raw.url ?? '';
@@ -42,6 +43,17 @@ export function frameworkErrorAnswer(err: FastifyError, request: FastifyRequest,
       .header('cache-control', 'public, max-age=60')
       .type('image/svg+xml; charset=utf-8')
       .send(placeholderBadge(tooLong ? 'URL too long' : 'bad URL'));
+    return;
+  }
+  // A page path (a report, a model page …) refuses a browser with an HTML page, as its route would.
+  const rule = pageRuleOf(url.split('?')[0]!);
+  if (rule?.wanted(request.headers.accept ?? '', rawFormat(url))) {
+    sendHtmlError(
+      reply,
+      rule,
+      e.status,
+      (!tooLong && rule.badRequest?.part === 'params' && rule.badRequest.text) || e.message,
+    );
     return;
   }
   reply.code(e.status).type('application/json; charset=utf-8').send(JSON.stringify(e.toBody()));
@@ -77,7 +89,8 @@ export function makeClientErrorHandler(newId: () => string) {
   return (err: NodeJS.ErrnoException, socket: Socket): void => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const { code, message } = clientErrorOf(err);
-    const e = new AppError(code, message);
+    // a 400 carries `required` (docs/api.md, General): no route was reached, so it names no field
+    const e = new AppError(code, message, code === 'bad_request' ? { required: {} } : {});
     if (socket.writable) socket.write(rawAnswer(e.status, newId(), JSON.stringify(e.toBody())));
     socket.destroy();
   };
@@ -90,7 +103,7 @@ export function makeClientErrorHandler(newId: () => string) {
  */
 export function refuseMissingHost(req: http.IncomingMessage, res: http.ServerResponse, newId: () => string): boolean {
   if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false;
-  const e = new AppError('bad_request', 'An HTTP/1.1 request needs a Host header');
+  const e = new AppError('bad_request', 'An HTTP/1.1 request needs a Host header', { required: {} });
   const body = JSON.stringify(e.toBody());
   res.writeHead(e.status, {
     'content-type': 'application/json; charset=utf-8',

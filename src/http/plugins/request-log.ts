@@ -6,7 +6,8 @@
  *
  * - `route` is the route's pattern (`/api/keys`, `/api/badge/:slug`), never the URL: query strings are not logged,
  *   so no spelling of a secret parameter (`?key=`, `?%6bey=`, `?k%65y=`, `?key[]=`) can reach the log. Requests
- *   that matched no route log their path without the query.
+ *   that matched no route log their path without the query (and a path under /submissions/, where the status
+ *   token is, as `/submissions/[redacted]`).
  * - Sampling: SVC_LOG_SAMPLE (0-1, default 1) is the share of requests with a status below 500 that are logged;
  *   every 5xx is logged. Errors inside handlers are logged by the error handler with the same request id.
  * - Authorization and Cookie headers are never logged (nothing logs headers).
@@ -131,7 +132,10 @@ export function registerRequestLog(app: App, sample: number): RequestLog {
       write(reqId, method, route, r.json, status, ms);
     },
     unmatched(request, reply) {
-      const path = (request.raw.url ?? '').split('?')[0]!;
+      // A submission's status token is a secret in the path: never logged, also under a path no route matched
+      // (a trailing slash or an extra segment after the token).
+      let path = (request.raw.url ?? '').split('?')[0]!;
+      if (path.startsWith('/submissions/')) path = '/submissions/[redacted]';
       observe(request, reply, path, JSON.stringify(path), none(request.method, reply.statusCode));
     },
   };

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { activateKey, VERIFY_TOKEN_PATTERN } from '../../domain/keys.ts';
 import { statusOf } from '../../errors.ts';
 import { orRefuse } from '../outcomes.ts';
+import { HTML_ERRORS } from '../page-errors.ts';
 import { CSP, escapeHtml, page } from '../pages/html.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
@@ -23,14 +24,24 @@ export async function keyVerifyRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/api/keys/verify',
     {
+      config: { htmlErrors: HTML_ERRORS.browser }, // a malformed token: an HTML 400 page for a browser
       schema: {
         summary: 'Activate an API key (verification link)',
         description:
           'Activates the key whose verification email carried this token and answers an HTML page: 200 when activated, ' +
-          '404 when the link is unknown or was already used. 400 (Error body) for a malformed token.',
+          '404 when the link is unknown or was already used. 400 for a malformed or missing token: an HTML page when ' +
+          'Accept prefers text/html (a browser), else the Error body.',
         tags: ['keys'],
         querystring: Query,
-        response: { 200: Html, 400: ErrorSchema, 404: Html, 500: ErrorSchema },
+        response: {
+          200: Html,
+          400: {
+            description: 'A malformed or missing token: an HTML page for a browser, else the Error body',
+            content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: ErrorSchema } },
+          },
+          404: Html,
+          500: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {

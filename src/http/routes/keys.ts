@@ -20,6 +20,7 @@ const CreateBody = Type.Object(
   },
   {
     required: ['email'],
+    additionalProperties: false, // an unknown field is a 400 (docs/api.md, General), before any store check
     description: 'Core: {email, name?, organization?}. Alternate (QuickrefKey answer): {email, plan}.',
   },
 );

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { lookupReport, ReportVerifier, SCORE_REPORT_SCHEMA } from '../../domain/reports.ts';
-import { errorPage, escapeHtml, page, sendHtml } from '../pages/html.ts';
+import { cachedBody, etagMatches, notModified } from '../cache.ts';
+import { errorPage, escapeHtml, htmlHeaders, page, sendHtml } from '../pages/html.ts';
 import { renderReportHtml } from '../pages/report.ts';
 import { foundReport } from '../outcomes.ts';
-import { quality } from '../accept.ts';
+import { HTML_ERRORS, reportWantsJson } from '../page-errors.ts';
 import { ErrorSchema } from '../schemas/core.ts';
 import type { App, Deps } from '../types.ts';
 
@@ -44,6 +45,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/report/:id',
     {
+      config: { htmlErrors: HTML_ERRORS.report }, // a malformed id: an HTML 400 page too, when HTML is wanted
       schema: {
         summary: 'A certified report',
         description:
@@ -62,7 +64,13 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
               'application/json': { schema: { type: 'object', additionalProperties: true } },
             },
           },
-          400: ErrorSchema,
+          400: {
+            description: 'A malformed id or format: the Error body, or an HTML page when HTML is wanted',
+            content: {
+              'application/json': { schema: ErrorSchema },
+              'text/html': { schema: { type: 'string' } },
+            },
+          },
           404: {
             description: 'No report matches: the Error body, or an HTML page when HTML is wanted',
             content: {
@@ -83,10 +91,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request, reply) => {
       const key = request.params.id.replace(/^rep_/, '').toLowerCase();
-      const accept = request.headers.accept ?? '';
-      const json = request.query.format
-        ? request.query.format === 'json'
-        : quality(accept, 'application/json') > quality(accept, 'text/html');
+      const json = reportWantsJson(request.headers.accept ?? '', request.query.format);
       const lookup = await lookupReport(deps.store, key);
       // A browser (HTML wanted) that follows a stale report_url or a short prefix gets a page, not raw JSON.
       if (!json && lookup.kind === 'none')
@@ -106,18 +111,29 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
           409,
         );
       const found = foundReport(lookup, key);
-      reply
-        .header('vary', 'Accept')
-        .header('etag', `"${found.hash}"`)
-        .header('x-report-hash', found.hash)
-        .header('cache-control', key.length === 64 ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
-      if (json) return reply.type('application/json; charset=utf-8').send(found.json);
+      const inm = request.headers['if-none-match'];
+      reply.header('vary', 'Accept').header('x-report-hash', found.hash);
+      if (json) {
+        // The canonical JSON is content-addressed: its ETag is the hash itself.
+        const etag = `"${found.hash}"`;
+        reply
+          .header('etag', etag)
+          .header('cache-control', key.length === 64 ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+        if (etagMatches(inm, etag)) return notModified(reply);
+        return reply.type('application/json; charset=utf-8').send(found.json);
+      }
       const verifyUrl = `${deps.config.publicUrl}/api/verify?hash=${found.hash}`;
-      // The page shows the audit-log check made now, so it is cached briefly rather than for good.
+      // The page shows the audit-log check made now, so it is cached briefly rather than for good; its ETag is
+      // that of its own bytes (not the JSON's: two representations of one URL cannot share a strong ETag).
       const scoreReport = (JSON.parse(found.json) as { schema?: unknown }).schema === SCORE_REPORT_SCHEMA;
       const verified = scoreReport ? undefined : await verifier.verify(found.hash);
-      reply.header('cache-control', 'public, max-age=60');
-      return sendHtml(reply, renderReportHtml(found.hash, found.json, verifyUrl, verified));
+      const rendered = cachedBody(
+        renderReportHtml(found.hash, found.json, verifyUrl, verified),
+        'text/html; charset=utf-8',
+      );
+      reply.header('cache-control', 'public, max-age=60').header('etag', rendered.etag);
+      if (etagMatches(inm, rendered.etag)) return notModified(htmlHeaders(reply));
+      return sendHtml(reply, rendered.body);
     },
   );
 }

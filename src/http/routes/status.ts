@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { STATUS_TOKEN_PATTERN } from '../../domain/submissions.ts';
 import { AppError } from '../../errors.ts';
 import { submissionStatusView } from '../../jobs/status.ts';
+import { HTML_ERRORS } from '../page-errors.ts';
 import { errorPage, htmlHeaders } from '../pages/html.ts';
 import { renderStatusHtml } from '../pages/status.ts';
 import { ErrorSchema } from '../schemas/core.ts';
@@ -38,6 +39,7 @@ export async function statusRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/submissions/:token',
     {
+      config: { htmlErrors: HTML_ERRORS.status }, // a malformed token: an HTML 400 page unless ?format=json
       schema: {
         summary: 'A submission’s status page',
         description:
@@ -53,7 +55,10 @@ export async function statusRoutes(app: App, deps: Deps): Promise<void> {
             description: 'The status page',
             content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: StatusSchema } },
           },
-          400: ErrorSchema,
+          400: {
+            description: 'A malformed token or format: an HTML page, or the Error body with ?format=json',
+            content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: ErrorSchema } },
+          },
           404: {
             description: 'Unknown token: an HTML page, or the Error body with ?format=json',
             content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: ErrorSchema } },

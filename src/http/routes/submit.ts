@@ -30,6 +30,7 @@ export const SubmitBody = Type.Object(
   },
   {
     required: ['model_name', 'api_endpoint', 'contact_email'],
+    additionalProperties: false, // an unknown field is a 400 (docs/api.md, General)
     description:
       'Core: {model_name, vendor, api_endpoint, contact_email, notes?}. Alternate: {model_name, model_slug, provider, api_endpoint, contact_email}.',
     ...SubmitShapes,

@@ -15,7 +15,11 @@ export const WaitlistBody = Type.Object(
     use_case: Type.Optional(TextField('What you would use it for')),
     ...WaitlistSourceField,
   },
-  { required: ['email'], description: 'Core: {email, name?, organization?, use_case?}. Alternate: {email, source}.' },
+  {
+    required: ['email'],
+    additionalProperties: false, // an unknown field is a 400 (docs/api.md, General), before any store check
+    description: 'Core: {email, name?, organization?, use_case?}. Alternate: {email, source}.',
+  },
 );
 const Base = {
   success: Type.Boolean(),

@@ -75,6 +75,16 @@ export class MemoryStore implements Store {
     this.keys.set(rec.hash, { ...rec });
   }
 
+  async createKeyCapped(rec: ApiKeyRecord, cap: number): Promise<{ created: boolean; held: number }> {
+    const email = rec.email.toLowerCase();
+    let held = 0;
+    for (const k of this.keys.values()) if (!k.revoked && k.email.toLowerCase() === email) held++;
+    if (held >= cap) return { created: false, held };
+    if (this.keys.has(rec.hash)) throw new Error('duplicate key hash');
+    this.keys.set(rec.hash, { ...rec });
+    return { created: true, held };
+  }
+
   async getKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
     const rec = this.keys.get(hash);
     return rec ? { ...rec } : null;

@@ -70,6 +70,24 @@ if not r or tonumber(r) <= 0 then return {n, -1} end
 return {n, redis.call('HINCRBY', KEYS[2], 'callsRemaining', -1)}`);
 
 // KEYS[1] = keyid:<id>; ARGV[1] = prefix; then field/value pairs; '' as verifyTokenHash clears it.
+// KEYS[1] = the list of key hashes; ARGV[1] = prefix, ARGV[2] = lower-cased email, ARGV[3] = cap, ARGV[4] = hash,
+// ARGV[5] = id, ARGV[6] = verify token hash or '', then the key's fields and values. Counts the address's keys
+// that are not revoked and creates the key only under the cap, in one step. Returns the count before, negated
+// minus one when created (so 0 held and created is -1).
+const CREATE_KEY_CAPPED = new Script(`
+local held = 0
+for _, h in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  local f = redis.call('HMGET', ARGV[1] .. 'key:' .. h, 'email', 'revoked')
+  if f[1] and string.lower(f[1]) == ARGV[2] and f[2] ~= '1' then held = held + 1 end
+end
+if held >= tonumber(ARGV[3]) then return held end
+local k = ARGV[1] .. 'key:' .. ARGV[4]
+for i = 7, #ARGV, 2 do redis.call('HSET', k, ARGV[i], ARGV[i + 1]) end
+redis.call('SET', ARGV[1] .. 'keyid:' .. ARGV[5], ARGV[4])
+redis.call('RPUSH', KEYS[1], ARGV[4])
+if ARGV[6] ~= '' then redis.call('SET', ARGV[1] .. 'keytok:' .. ARGV[6], ARGV[4]) end
+return -held - 1`);
+
 const UPDATE_KEY = new Script(`
 local h = redis.call('GET', KEYS[1])
 if not h then return 0 end
@@ -370,6 +388,15 @@ export class RedisStore implements Store {
       const res = await m.exec();
       const failed = res?.find(([e]) => e);
       if (!res || failed) throw failed?.[0] ?? new Error('transaction aborted');
+    });
+  }
+
+  createKeyCapped(rec: ApiKeyRecord, cap: number): Promise<{ created: boolean; held: number }> {
+    return this.run(async () => {
+      const fields = Object.entries(keyToFields(rec)).flat();
+      const args = [this.prefix, rec.email.toLowerCase(), cap, rec.hash, rec.id, rec.verifyTokenHash ?? '', ...fields];
+      const n = Number(await this.eval(CREATE_KEY_CAPPED, [this.k('keys')], args));
+      return n < 0 ? { created: true, held: -n - 1 } : { created: false, held: n };
     });
   }
 

@@ -20,7 +20,6 @@
  *   commit never pays for copying the WAL into the database or for its fsync. journal_size_limit (16 MB) truncates
  *   the WAL file when it is reset, so it stays bounded instead of growing to hundreds of MB.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -37,6 +36,7 @@ import {
   type SubmissionRecord,
   type WaitlistEntry,
 } from '../types.ts';
+import { makeDirs } from '../../files.ts';
 
 const WAL_LIMIT_BYTES = 16 * 1024 * 1024;
 /** Expired rate-limit windows: at most SWEEP_BATCH rows deleted every SWEEP_EVERY_MS. */
@@ -244,7 +244,7 @@ export class SqliteStore implements Store {
 
   constructor(file: string, opts: StoreOptions = {}) {
     this.now = opts.now ?? Date.now;
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') makeDirs(path.dirname(file));
     this.db = new Database(file);
     this.db.pragma('busy_timeout = 5000');
     // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once (not through the
@@ -286,6 +286,9 @@ export class SqliteStore implements Store {
       ),
       sweep: this.counters.prepare<[number, number]>(
         'DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits WHERE reset_ms <= ? LIMIT ?)',
+      ),
+      activeKeysOf: db.prepare<[string], { n: number }>(
+        'SELECT COUNT(*) AS n FROM api_keys WHERE lower(email) = ? AND revoked = 0',
       ),
       insertKey: db.prepare(
         `INSERT INTO api_keys(hash, id, email, name, organization, plan, created_at, rate_limit, calls_remaining, active, revoked, verify_token_hash)
@@ -451,6 +454,10 @@ export class SqliteStore implements Store {
   }
 
   async createKey(rec: ApiKeyRecord): Promise<void> {
+    this.insertKey(rec);
+  }
+
+  private insertKey(rec: ApiKeyRecord): void {
     this.q.insertKey.run({
       ...rec,
       name: rec.name ?? null,
@@ -459,6 +466,18 @@ export class SqliteStore implements Store {
       active: rec.active ? 1 : 0,
       revoked: rec.revoked ? 1 : 0,
     });
+  }
+
+  async createKeyCapped(rec: ApiKeyRecord, cap: number): Promise<{ created: boolean; held: number }> {
+    // IMMEDIATE: the write lock is taken before the count, so processes sharing the file (SVC_WORKERS > 1) take turns
+    return this.db
+      .transaction(() => {
+        const held = this.q.activeKeysOf.get(rec.email.toLowerCase())?.n ?? 0;
+        if (held >= cap) return { created: false, held };
+        this.insertKey(rec);
+        return { created: true, held };
+      })
+      .immediate();
   }
 
   async getKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
