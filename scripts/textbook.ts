@@ -56,7 +56,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 42,
-    floor: 56,
+    floor: 57,
   },
   {
     file: FRESH3_FILE,
@@ -64,7 +64,7 @@ export const FRESH_SETS = [
     total: 50,
     shouldFlag: 25,
     firstRun: 30,
-    floor: 45,
+    floor: 47,
   },
   {
     file: FRESH4_FILE,
