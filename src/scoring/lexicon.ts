@@ -255,15 +255,16 @@ export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, t
     if (t.p && t.w !== '*') continue;
     let node: TrieNode | undefined = lex.root.children.get(t.w);
     if (node === undefined) continue;
-    node = lex.root;
     if (bestPattern.length > 0) {
       bestPattern.length = 0;
       bestEnd.length = 0;
     }
-    for (let d = 0; d < TRIE_DEPTH && i + d < to; d++) {
+    for (let d = 1; ; d++) {
+      // node is at depth d: the phrases stored here have their first d elements matched by the path
+      if (node.phrases.length > 0) tryPhrases(node.phrases, d, toks, i, from, to, bestPattern, bestEnd);
+      if (d === TRIE_DEPTH || i + d >= to) break;
       node = node.children.get(toks[i + d]!.w);
       if (node === undefined) break;
-      if (node.phrases.length > 0) tryPhrases(node.phrases, toks, i, from, to, bestPattern, bestEnd);
     }
     for (let k = 0; k < bestPattern.length; k++) {
       const pattern = bestPattern[k]!,
@@ -276,9 +277,14 @@ export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, t
   }
 }
 
-/** Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan). */
+/**
+ * Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan).
+ * The trie path has already matched each candidate's first `depth` elements (required words, see
+ * requiredPrefixVariants), so matching resumes at element `depth`, token i + depth.
+ */
 function tryPhrases(
   cands: CompiledPhrase[],
+  depth: number,
   toks: Tok[],
   i: number,
   from: number,
@@ -288,7 +294,7 @@ function tryPhrases(
 ): void {
   for (const c of cands) {
     if (c.anchorStart && i !== from) continue;
-    const end = matchFrom(c.elems, 0, toks, i, to, c.anchorEnd);
+    const end = matchFrom(c.elems, depth, toks, i + depth, to, c.anchorEnd);
     if (end <= i) continue;
     const k = bestPattern.indexOf(c.pattern);
     if (k === -1) {
