@@ -998,7 +998,7 @@ interface TokenInfo {
   echo: Uint8Array; // part of a 4-gram shared with the prompt
 }
 
-function tokenInfo(response: string, sentences: Sentence[], ranges: Range[], promptGrams: Set<string>): TokenInfo {
+function tokenInfo(response: string, sentences: Sentence[], ranges: Range[], prompt: PromptGrams): TokenInfo {
   const toks = tokenize(response);
   const n = toks.length;
   const sentOf = new Int32Array(n).fill(-1);
@@ -1013,26 +1013,36 @@ function tokenInfo(response: string, sentences: Sentence[], ranges: Range[], pro
     if (s !== undefined && s.start <= t.s && t.e <= s.end) sentOf[i] = si;
     if (cursor.overlaps(t.s, t.e)) masked[i] = 1;
   }
-  if (promptGrams.size > 0) {
-    // 4-grams over consecutive word tokens of the same sentence
+  if (prompt.grams.size > 0) {
+    // 4-grams over consecutive word tokens of the same sentence; a 4-gram is looked up only when all four of
+    // its words occur in the prompt (most do not, and the key need not be built)
     const words: number[] = [];
     for (let i = 0; i < n; i++) if (!toks[i]!.p) words.push(i);
-    for (let k = 0; k + 3 < words.length; k++) {
+    let run = 0; // how many words in a row, up to words[k + 3], occur in the prompt
+    for (let k = -3; k + 3 < words.length; k++) {
+      run = prompt.words.has(toks[words[k + 3]!]!.w) ? run + 1 : 0;
+      if (k < 0 || run < 4) continue;
       const a = words[k]!,
         d = words[k + 3]!;
       if (sentOf[a] !== sentOf[d]) continue;
       const key = `${toks[a]!.w} ${toks[words[k + 1]!]!.w} ${toks[words[k + 2]!]!.w} ${toks[d]!.w}`;
-      if (promptGrams.has(key)) for (let j = k; j <= k + 3; j++) echo[words[j]!] = 1;
+      if (prompt.grams.has(key)) for (let j = k; j <= k + 3; j++) echo[words[j]!] = 1;
     }
   }
   return { toks, sentOf, masked, echo };
 }
 
-function promptGramsOf(ptoks: Token[]): Set<string> {
+/** The prompt's word 4-grams (joined by spaces) and its words. */
+interface PromptGrams {
+  grams: Set<string>;
+  words: Set<string>;
+}
+
+function promptGramsOf(ptoks: Token[]): PromptGrams {
   const words = ptoks.filter((t) => !t.p).map((t) => t.w);
   const grams = new Set<string>();
   for (let k = 0; k + 3 < words.length; k++) grams.add(`${words[k]} ${words[k + 1]} ${words[k + 2]} ${words[k + 3]}`);
-  return grams;
+  return { grams, words: new Set(words) };
 }
 
 function profilePrompt(ptoks: Token[]): PromptProfile {
