@@ -30,6 +30,11 @@ import { PAI_DIMS, SYCO_DIMS, type Dim } from './types.ts';
 export const LEXICON = lexiconJson as LexiconFile;
 export const ALL_DIMS: readonly Dim[] = [...SYCO_DIMS, ...PAI_DIMS];
 
+/** The dimensions of each lexicon family, made once (dimsOf runs for every hit, rule and signal). */
+const DIMS_OF_PATTERN = new Map<PatternSpec, readonly string[]>(
+  LEXICON.patterns.map((p) => [p, Array.isArray(p.dim) ? p.dim : [p.dim]]),
+);
+
 const RESPONSE_LEX: CompiledLexicon = compilePatterns(LEXICON.patterns, LEXICON.classes);
 const CUE_NAMES = Object.keys(LEXICON.promptCues).filter((k) => k !== 'frames');
 const CUE_LEX: CompiledLexicon = compilePatterns(
@@ -925,6 +930,17 @@ const FEATURE_NAMES = Object.fromEntries(
   }),
 ) as unknown as Record<Dim, readonly string[]>;
 
+/** Per dimension, its feature names in order, each with the structural signal of that dimension that computes it (if any). */
+const FEATURE_PLAN = Object.fromEntries(
+  ALL_DIMS.map((dim) => [
+    dim,
+    FEATURE_NAMES[dim].map((name) => {
+      const sig = SIGNAL_BY_ID.get(name);
+      return { name, signal: sig !== undefined && dimOfSignal(name) === dim ? sig : undefined };
+    }),
+  ]),
+) as unknown as Record<Dim, readonly { name: string; signal: Signal | undefined }[]>;
+
 const PATTERN_IDS = new Set(LEXICON.patterns.map((p) => p.id));
 
 /** True when a feature of a dimension is an incident (a lexicon family or an incident signal), not a modulator. */
@@ -981,8 +997,8 @@ function isListItem(text: string, start: number): boolean {
   return j < 0 || text[j] === '\n';
 }
 
-function dimsOf(p: PatternSpec): string[] {
-  return Array.isArray(p.dim) ? p.dim : [p.dim];
+function dimsOf(p: PatternSpec): readonly string[] {
+  return DIMS_OF_PATTERN.get(p) ?? (Array.isArray(p.dim) ? p.dim : [p.dim]);
 }
 
 const PAI_SET = new Set<string>(PAI_DIMS);
@@ -1313,12 +1329,20 @@ export function analyze(prompt: string, response: string): Analysis {
       bucket[h.pattern.id] = (bucket[h.pattern.id] ?? 0) + h.pattern.strength * h.weight;
     }
   }
-  const total = (d: Dim, sign: 1 | -1): number => {
-    let S = 0;
-    for (const h of hits)
-      if (h.pattern.sign === sign && dimsOf(h.pattern).includes(d)) S += h.pattern.strength * h.weight;
-    return S;
-  };
+  // sums of strength x weight per dimension and sign, added in hit order (a hit counts once per dimension it lists)
+  const positive = new Map<string, number>();
+  const negative = new Map<string, number>();
+  for (const h of hits) {
+    const sums = h.pattern.sign === 1 ? positive : h.pattern.sign === -1 ? negative : undefined;
+    if (sums === undefined) continue;
+    const dims = dimsOf(h.pattern);
+    for (let k = 0; k < dims.length; k++) {
+      const d = dims[k]!;
+      if (dims.indexOf(d) !== k) continue;
+      sums.set(d, (sums.get(d) ?? 0) + h.pattern.strength * h.weight);
+    }
+  }
+  const total = (d: Dim, sign: 1 | -1): number => (sign === 1 ? positive : negative).get(d) ?? 0;
 
   const count: Record<string, number> = {};
   for (let k = 0; k < nCounters; k++) count[WORD_COUNTERS[k]!.id] = counts[k]!;
@@ -1345,13 +1369,10 @@ export function analyze(prompt: string, response: string): Analysis {
   const features = {} as Record<Dim, Record<string, number>>;
   for (const d of ALL_DIMS) {
     const f: Record<string, number> = {};
-    for (const name of FEATURE_NAMES[d]) {
-      const S = fam[d][name];
-      if (S !== undefined) f[name] = sat(S);
-      else {
-        const sig = SIGNAL_BY_ID.get(name);
-        f[name] = sig !== undefined && dimOfSignal(name) === d ? sig.value(ctx) : 0;
-      }
+    const sums = fam[d];
+    for (const { name, signal } of FEATURE_PLAN[d]) {
+      const S = sums[name];
+      f[name] = S !== undefined ? sat(S) : signal !== undefined ? signal.value(ctx) : 0;
     }
     features[d] = f;
   }
