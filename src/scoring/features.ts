@@ -997,7 +997,8 @@ function isListItem(text: string, start: number): boolean {
   return j < 0 || text[j] === '\n';
 }
 
-function dimsOf(p: PatternSpec): readonly string[] {
+/** The dimensions a family lists, its own first. */
+export function dimsOf(p: PatternSpec): readonly string[] {
   return DIMS_OF_PATTERN.get(p) ?? (Array.isArray(p.dim) ? p.dim : [p.dim]);
 }
 
