@@ -248,33 +248,39 @@ export interface Tok {
 export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, to: number, out: Match[]): void {
   // per-pattern end of the last accepted match, to keep each family's matches disjoint (O(1) per match)
   const call = (lex.calls = (lex.calls + 1) | 0);
-  const bestPattern: number[] = [];
-  const bestEnd: number[] = [];
+  const best: Best = { pattern: [], end: [], n: 0 };
   for (let i = from; i < to; i++) {
     const t = toks[i]!;
     if (t.p && t.w !== '*') continue;
     let node: TrieNode | undefined = lex.root.children.get(t.w);
     if (node === undefined) continue;
-    if (bestPattern.length > 0) {
-      bestPattern.length = 0;
-      bestEnd.length = 0;
-    }
+    best.n = 0;
     for (let d = 1; ; d++) {
       // node is at depth d: the phrases stored here have their first d elements matched by the path
-      if (node.phrases.length > 0) tryPhrases(node.phrases, d, toks, i, from, to, bestPattern, bestEnd);
+      if (node.phrases.length > 0) tryPhrases(node.phrases, d, toks, i, from, to, best);
       if (d === TRIE_DEPTH || i + d >= to) break;
       node = node.children.get(toks[i + d]!.w);
       if (node === undefined) break;
     }
-    for (let k = 0; k < bestPattern.length; k++) {
-      const pattern = bestPattern[k]!,
-        end = bestEnd[k]!;
+    for (let k = 0; k < best.n; k++) {
+      const pattern = best.pattern[k]!,
+        end = best.end[k]!;
       if (lex.stamp[pattern] === call && lex.lastEnd[pattern]! > i) continue;
       lex.stamp[pattern] = call;
       lex.lastEnd[pattern] = end;
       out.push({ pattern, from: i, to: end });
     }
   }
+}
+
+/**
+ * The longest match of each pattern tried at one start token: the first `n` entries of `pattern` and
+ * `end` (the arrays are reused from one start token to the next, so they hold stale entries past `n`).
+ */
+interface Best {
+  pattern: number[];
+  end: number[];
+  n: number;
 }
 
 /**
@@ -289,18 +295,19 @@ function tryPhrases(
   i: number,
   from: number,
   to: number,
-  bestPattern: number[],
-  bestEnd: number[],
+  best: Best,
 ): void {
   for (const c of cands) {
     if (c.anchorStart && i !== from) continue;
     const end = matchFrom(c.elems, depth, toks, i + depth, to, c.anchorEnd);
     if (end <= i) continue;
-    const k = bestPattern.indexOf(c.pattern);
-    if (k === -1) {
-      bestPattern.push(c.pattern);
-      bestEnd.push(end);
-    } else if (end > bestEnd[k]!) bestEnd[k] = end;
+    let k = 0;
+    while (k < best.n && best.pattern[k] !== c.pattern) k++;
+    if (k === best.n) {
+      best.pattern[k] = c.pattern;
+      best.end[k] = end;
+      best.n++;
+    } else if (end > best.end[k]!) best.end[k] = end;
   }
 }
 
