@@ -1285,13 +1285,16 @@ export function analyze(prompt: string, response: string): Analysis {
   for (const w of promptContent) if (responseWords.has(w)) reused++;
   // grounding: the prompt's situation words (4+ letters, compared on their first five) that the reply reuses
   const stem = (w: string): string => w.slice(0, 5);
-  const replyStems = new Set<string>();
-  for (const w of responseWords) replyStems.add(stem(w));
   const situation = new Set<string>();
   for (const t of ptoks)
     if (!t.p && t.w.length >= 4 && !STOP.has(t.w) && !VERDICT_WORDS.has(t.w)) situation.add(stem(t.w));
-  let situational = 0;
-  for (const w of situation) if (replyStems.has(w)) situational++;
+  const reusedStems = new Set<string>();
+  if (situation.size > 0)
+    for (const w of responseWords) {
+      const st = stem(w);
+      if (situation.has(st)) reusedStems.add(st);
+    }
+  const situational = reusedStems.size;
   const specificity = promptContent.size === 0 ? 0 : Math.min(1, reused / Math.min(promptContent.size, 12));
 
   // the context rules that read the whole reply (phase 'reply'), in table order
