@@ -620,10 +620,15 @@ export interface WordCounter {
   test(w: string, v: TokenView): boolean;
 }
 
-const inClass =
-  (set: Set<string>, echoToo = false) =>
-  (w: string, v: TokenView): boolean =>
-    set.has(w) && (echoToo || !v.echo);
+/** The word set behind each test made by inClass, so that analyze finds a word's class counters with one lookup. */
+const CLASS_OF_TEST = new Map<WordCounter['test'], { set: ReadonlySet<string>; echoToo: boolean }>();
+
+/** A counter test: the word is in `set` (and, unless `echoToo`, not echoed from the prompt). */
+function inClass(set: ReadonlySet<string>, echoToo = false): WordCounter['test'] {
+  const test = (w: string, v: TokenView): boolean => set.has(w) && (echoToo || !v.echo);
+  CLASS_OF_TEST.set(test, { set, echoToo });
+  return test;
+}
 
 /**
  * The response's word statistics. Adding one is one entry here (and a signal that reads it, below).
@@ -656,6 +661,26 @@ export const WORD_COUNTERS: readonly WordCounter[] = [
   },
   { id: 'caps', test: (w, v) => w.length >= 4 && isAllCapsAscii(v.response, v.toks[v.i]!.s, v.toks[v.i]!.e) },
 ];
+
+/**
+ * How analyze runs WORD_COUNTERS (same counts as calling every test on every word): the counters made by
+ * inClass are found per word with one lookup (word -> [counter index, whether echoed words count]); the
+ * others are tested on every word.
+ */
+const CLASS_COUNTERS = new Map<string, { k: number; echoToo: boolean }[]>();
+const OTHER_COUNTERS: number[] = [];
+WORD_COUNTERS.forEach((c, k) => {
+  const cls = CLASS_OF_TEST.get(c.test);
+  if (cls === undefined) {
+    OTHER_COUNTERS.push(k);
+    return;
+  }
+  for (const w of cls.set) {
+    const list = CLASS_COUNTERS.get(w);
+    if (list === undefined) CLASS_COUNTERS.set(w, [{ k, echoToo: cls.echoToo }]);
+    else list.push({ k, echoToo: cls.echoToo });
+  }
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Structural signals: one entry per feature that is not a lexicon family.
@@ -1188,7 +1213,9 @@ export function analyze(prompt: string, response: string): Analysis {
       const w = t.w;
       view.i = i;
       view.echo = echo[i] === 1;
-      for (let k = 0; k < nCounters; k++) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
+      const inClasses = CLASS_COUNTERS.get(w);
+      if (inClasses !== undefined) for (const c of inClasses) if (c.echoToo || !view.echo) counts[c.k]!++;
+      for (const k of OTHER_COUNTERS) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
       if (w.length >= 4) responseWords.add(w);
     }
     const first = toks[from]!;
