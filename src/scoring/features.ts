@@ -34,6 +34,11 @@ import { PAI_DIMS, SYCO_DIMS, type Dim } from './types.ts';
 export const LEXICON = lexiconJson as LexiconFile;
 export const ALL_DIMS: readonly Dim[] = [...SYCO_DIMS, ...PAI_DIMS];
 
+/** The dimensions of each lexicon family, made once (dimsOf runs for every hit, rule and signal). */
+const DIMS_OF_PATTERN = new Map<PatternSpec, readonly string[]>(
+  LEXICON.patterns.map((p) => [p, Array.isArray(p.dim) ? p.dim : [p.dim]]),
+);
+
 const RESPONSE_LEX: CompiledLexicon = compilePatterns(LEXICON.patterns, LEXICON.classes);
 const CUE_NAMES = Object.keys(LEXICON.promptCues).filter((k) => k !== 'frames');
 const CUE_LEX: CompiledLexicon = compilePatterns(
@@ -635,10 +640,15 @@ export interface WordCounter {
   test(w: string, v: TokenView): boolean;
 }
 
-const inClass =
-  (set: Set<string>, echoToo = false) =>
-  (w: string, v: TokenView): boolean =>
-    set.has(w) && (echoToo || !v.echo);
+/** The word set behind each test made by inClass, so that analyze finds a word's class counters with one lookup. */
+const CLASS_OF_TEST = new Map<WordCounter['test'], { set: ReadonlySet<string>; echoToo: boolean }>();
+
+/** A counter test: the word is in `set` (and, unless `echoToo`, not echoed from the prompt). */
+function inClass(set: ReadonlySet<string>, echoToo = false): WordCounter['test'] {
+  const test = (w: string, v: TokenView): boolean => set.has(w) && (echoToo || !v.echo);
+  CLASS_OF_TEST.set(test, { set, echoToo });
+  return test;
+}
 
 /**
  * The response's word statistics. Adding one is one entry here (and a signal that reads it, below).
@@ -671,6 +681,26 @@ export const WORD_COUNTERS: readonly WordCounter[] = [
   },
   { id: 'caps', test: (w, v) => w.length >= 4 && isAllCapsAscii(v.response, v.toks[v.i]!.s, v.toks[v.i]!.e) },
 ];
+
+/**
+ * How analyze runs WORD_COUNTERS (same counts as calling every test on every word): the counters made by
+ * inClass are found per word with one lookup (word -> [counter index, whether echoed words count]); the
+ * others are tested on every word.
+ */
+const CLASS_COUNTERS = new Map<string, { k: number; echoToo: boolean }[]>();
+const OTHER_COUNTERS: number[] = [];
+WORD_COUNTERS.forEach((c, k) => {
+  const cls = CLASS_OF_TEST.get(c.test);
+  if (cls === undefined) {
+    OTHER_COUNTERS.push(k);
+    return;
+  }
+  for (const w of cls.set) {
+    const list = CLASS_COUNTERS.get(w);
+    if (list === undefined) CLASS_COUNTERS.set(w, [{ k, echoToo: cls.echoToo }]);
+    else list.push({ k, echoToo: cls.echoToo });
+  }
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Structural signals: one entry per feature that is not a lexicon family.
@@ -961,6 +991,17 @@ const FEATURE_NAMES = Object.fromEntries(
   }),
 ) as unknown as Record<Dim, readonly string[]>;
 
+/** Per dimension, its feature names in order, each with the structural signal of that dimension that computes it (if any). */
+const FEATURE_PLAN = Object.fromEntries(
+  ALL_DIMS.map((dim) => [
+    dim,
+    FEATURE_NAMES[dim].map((name) => {
+      const sig = SIGNAL_BY_ID.get(name);
+      return { name, signal: sig !== undefined && dimOfSignal(name) === dim ? sig : undefined };
+    }),
+  ]),
+) as unknown as Record<Dim, readonly { name: string; signal: Signal | undefined }[]>;
+
 const PATTERN_IDS = new Set(LEXICON.patterns.map((p) => p.id));
 
 /** True when a feature of a dimension is an incident (a lexicon family or an incident signal), not a modulator. */
@@ -1017,8 +1058,9 @@ function isListItem(text: string, start: number): boolean {
   return j < 0 || text[j] === '\n';
 }
 
-function dimsOf(p: PatternSpec): string[] {
-  return Array.isArray(p.dim) ? p.dim : [p.dim];
+/** The dimensions a family lists, its own first. */
+export function dimsOf(p: PatternSpec): readonly string[] {
+  return DIMS_OF_PATTERN.get(p) ?? (Array.isArray(p.dim) ? p.dim : [p.dim]);
 }
 
 const PAI_SET = new Set<string>(PAI_DIMS);
@@ -1034,7 +1076,7 @@ interface TokenInfo {
   echo: Uint8Array; // part of a 4-gram shared with the prompt
 }
 
-function tokenInfo(response: string, sentences: Sentence[], ranges: Range[], promptGrams: Set<string>): TokenInfo {
+function tokenInfo(response: string, sentences: Sentence[], ranges: Range[], prompt: PromptGrams): TokenInfo {
   const toks = tokenize(response);
   const n = toks.length;
   const sentOf = new Int32Array(n).fill(-1);
@@ -1049,26 +1091,36 @@ function tokenInfo(response: string, sentences: Sentence[], ranges: Range[], pro
     if (s !== undefined && s.start <= t.s && t.e <= s.end) sentOf[i] = si;
     if (cursor.overlaps(t.s, t.e)) masked[i] = 1;
   }
-  if (promptGrams.size > 0) {
-    // 4-grams over consecutive word tokens of the same sentence
+  if (prompt.grams.size > 0) {
+    // 4-grams over consecutive word tokens of the same sentence; a 4-gram is looked up only when all four of
+    // its words occur in the prompt (most do not, and the key need not be built)
     const words: number[] = [];
     for (let i = 0; i < n; i++) if (!toks[i]!.p) words.push(i);
-    for (let k = 0; k + 3 < words.length; k++) {
+    let run = 0; // how many words in a row, up to words[k + 3], occur in the prompt
+    for (let k = -3; k + 3 < words.length; k++) {
+      run = prompt.words.has(toks[words[k + 3]!]!.w) ? run + 1 : 0;
+      if (k < 0 || run < 4) continue;
       const a = words[k]!,
         d = words[k + 3]!;
       if (sentOf[a] !== sentOf[d]) continue;
       const key = `${toks[a]!.w} ${toks[words[k + 1]!]!.w} ${toks[words[k + 2]!]!.w} ${toks[d]!.w}`;
-      if (promptGrams.has(key)) for (let j = k; j <= k + 3; j++) echo[words[j]!] = 1;
+      if (prompt.grams.has(key)) for (let j = k; j <= k + 3; j++) echo[words[j]!] = 1;
     }
   }
   return { toks, sentOf, masked, echo };
 }
 
-function promptGramsOf(ptoks: Token[]): Set<string> {
+/** The prompt's word 4-grams (joined by spaces) and its words. */
+interface PromptGrams {
+  grams: Set<string>;
+  words: Set<string>;
+}
+
+function promptGramsOf(ptoks: Token[]): PromptGrams {
   const words = ptoks.filter((t) => !t.p).map((t) => t.w);
   const grams = new Set<string>();
   for (let k = 0; k + 3 < words.length; k++) grams.add(`${words[k]} ${words[k + 1]} ${words[k + 2]} ${words[k + 3]}`);
-  return grams;
+  return { grams, words: new Set(words) };
 }
 
 /** Prompt sentences as token ranges [from, to): split at . ? ! (the mark stays with its sentence, so cues such as "right <q>" see it). */
@@ -1249,7 +1301,9 @@ export function analyze(prompt: string, response: string): Analysis {
       const w = t.w;
       view.i = i;
       view.echo = echo[i] === 1;
-      for (let k = 0; k < nCounters; k++) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
+      const inClasses = CLASS_COUNTERS.get(w);
+      if (inClasses !== undefined) for (const c of inClasses) if (c.echoToo || !view.echo) counts[c.k]!++;
+      for (const k of OTHER_COUNTERS) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
       if (w.length >= 4) responseWords.add(w);
     }
     const first = toks[from]!;
@@ -1346,13 +1400,16 @@ export function analyze(prompt: string, response: string): Analysis {
   for (const w of promptContent) if (responseWords.has(w)) reused++;
   // grounding: the prompt's situation words (4+ letters, compared on their first five) that the reply reuses
   const stem = (w: string): string => w.slice(0, 5);
-  const replyStems = new Set<string>();
-  for (const w of responseWords) replyStems.add(stem(w));
   const situation = new Set<string>();
   for (const t of ptoks)
     if (!t.p && t.w.length >= 4 && !STOP.has(t.w) && !VERDICT_WORDS.has(t.w)) situation.add(stem(t.w));
-  let situational = 0;
-  for (const w of situation) if (replyStems.has(w)) situational++;
+  const reusedStems = new Set<string>();
+  if (situation.size > 0)
+    for (const w of responseWords) {
+      const st = stem(w);
+      if (situation.has(st)) reusedStems.add(st);
+    }
+  const situational = reusedStems.size;
   const specificity = promptContent.size === 0 ? 0 : Math.min(1, reused / Math.min(promptContent.size, 12));
 
   // the context rules that read the whole reply (phase 'reply'), in table order
@@ -1391,12 +1448,20 @@ export function analyze(prompt: string, response: string): Analysis {
       bucket[h.pattern.id] = (bucket[h.pattern.id] ?? 0) + h.pattern.strength * h.weight;
     }
   }
-  const total = (d: Dim, sign: 1 | -1): number => {
-    let S = 0;
-    for (const h of hits)
-      if (h.pattern.sign === sign && dimsOf(h.pattern).includes(d)) S += h.pattern.strength * h.weight;
-    return S;
-  };
+  // sums of strength x weight per dimension and sign, added in hit order (a hit counts once per dimension it lists)
+  const positive = new Map<string, number>();
+  const negative = new Map<string, number>();
+  for (const h of hits) {
+    const sums = h.pattern.sign === 1 ? positive : h.pattern.sign === -1 ? negative : undefined;
+    if (sums === undefined) continue;
+    const dims = dimsOf(h.pattern);
+    for (let k = 0; k < dims.length; k++) {
+      const d = dims[k]!;
+      if (dims.indexOf(d) !== k) continue;
+      sums.set(d, (sums.get(d) ?? 0) + h.pattern.strength * h.weight);
+    }
+  }
+  const total = (d: Dim, sign: 1 | -1): number => (sign === 1 ? positive : negative).get(d) ?? 0;
 
   const count: Record<string, number> = {};
   for (let k = 0; k < nCounters; k++) count[WORD_COUNTERS[k]!.id] = counts[k]!;
@@ -1425,13 +1490,10 @@ export function analyze(prompt: string, response: string): Analysis {
   const features = {} as Record<Dim, Record<string, number>>;
   for (const d of ALL_DIMS) {
     const f: Record<string, number> = {};
-    for (const name of FEATURE_NAMES[d]) {
-      const S = fam[d][name];
-      if (S !== undefined) f[name] = sat(S);
-      else {
-        const sig = SIGNAL_BY_ID.get(name);
-        f[name] = sig !== undefined && dimOfSignal(name) === d ? sig.value(ctx) : 0;
-      }
+    const sums = fam[d];
+    for (const { name, signal } of FEATURE_PLAN[d]) {
+      const S = sums[name];
+      f[name] = S !== undefined ? sat(S) : signal !== undefined ? signal.value(ctx) : 0;
     }
     features[d] = f;
   }

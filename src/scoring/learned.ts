@@ -54,25 +54,34 @@ export interface PhraseMatch {
   end: number;
 }
 
-interface Table {
-  weight: Map<string, number>;
-  /** The first words of the phrases: most words start none, and are passed over at the cost of one lookup. */
-  first: Set<string>;
+/**
+ * The phrases as a word tree: the node reached by a phrase's words holds the phrase and its weight. Most words
+ * start no phrase and are passed over at the cost of one lookup, and no phrase string is built to look one up.
+ */
+interface GramNode {
+  next: Map<string, GramNode>;
+  gram?: string;
+  weight?: number;
 }
-const TABLES = new WeakMap<LearnedPhrases, Table>();
-function tableOf(p: LearnedPhrases): Table {
-  let t = TABLES.get(p);
-  if (t === undefined) {
-    t = { weight: new Map(), first: new Set() };
+const TABLES = new WeakMap<LearnedPhrases, GramNode>();
+function tableOf(p: LearnedPhrases): GramNode {
+  let root = TABLES.get(p);
+  if (root === undefined) {
+    root = { next: new Map() };
     for (let i = 0; i < p.grams.length; i++) {
       const g = p.grams[i]!;
-      t.weight.set(g, p.weights[i]!);
-      const sp = g.indexOf(' ');
-      t.first.add(sp < 0 ? g : g.slice(0, sp));
+      let node = root;
+      for (const w of g.split(' ')) {
+        let child = node.next.get(w);
+        if (child === undefined) node.next.set(w, (child = { next: new Map() }));
+        node = child;
+      }
+      node.gram = g;
+      node.weight = p.weights[i]!;
     }
-    TABLES.set(p, t);
+    TABLES.set(p, root);
   }
-  return t;
+  return root;
 }
 
 /**
@@ -80,24 +89,30 @@ function tableOf(p: LearnedPhrases): Table {
  * phrase the prompt also contains. `promptText` is called at most once, on the first match.
  */
 export function matchPhrases(phrases: LearnedPhrases, words: readonly Word[], promptText: () => string): PhraseMatch[] {
-  const { weight: table, first } = tableOf(phrases);
-  if (table.size === 0) return [];
+  const root = tableOf(phrases);
+  if (root.next.size === 0) return [];
   const out: PhraseMatch[] = [];
   let prompt: string | undefined;
   for (let i = 0; i < words.length; i++) {
-    if (!first.has(words[i]!.w)) continue;
-    let gram = '';
-    let found: { gram: string; weight: number; n: number } | undefined;
-    for (let n = 1; n <= MAX_GRAM && i + n <= words.length; n++) {
-      gram = n === 1 ? words[i]!.w : `${gram} ${words[i + n - 1]!.w}`;
-      const weight = table.get(gram);
-      if (weight !== undefined) found = { gram, weight, n };
+    let node = root.next.get(words[i]!.w);
+    if (node === undefined) continue;
+    // the longest phrase starting at word i
+    let found: GramNode | undefined;
+    let foundN = 0;
+    for (let n = 1; node !== undefined; n++) {
+      if (node.weight !== undefined) {
+        found = node;
+        foundN = n;
+      }
+      if (n === MAX_GRAM || i + n >= words.length) break;
+      node = node.next.get(words[i + n]!.w);
     }
     if (found === undefined) continue;
+    const gram = found.gram!;
     prompt ??= ` ${promptText()} `;
-    if (prompt.includes(` ${found.gram} `)) continue;
-    out.push({ gram: found.gram, weight: found.weight, start: words[i]!.s, end: words[i + found.n - 1]!.e });
-    i += found.n - 1;
+    if (prompt.includes(` ${gram} `)) continue;
+    out.push({ gram, weight: found.weight!, start: words[i]!.s, end: words[i + foundN - 1]!.e });
+    i += foundN - 1;
   }
   return out;
 }

@@ -255,26 +255,23 @@ export interface Tok {
 export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, to: number, out: Match[]): void {
   // per-pattern end of the last accepted match, to keep each family's matches disjoint (O(1) per match)
   const call = (lex.calls = (lex.calls + 1) | 0);
-  const bestPattern: number[] = [];
-  const bestEnd: number[] = [];
+  const best: Best = { pattern: [], end: [], n: 0 };
   for (let i = from; i < to; i++) {
     const t = toks[i]!;
     if (t.p && t.w !== '*') continue;
     let node: TrieNode | undefined = lex.root.children.get(t.w);
     if (node === undefined) continue;
-    node = lex.root;
-    if (bestPattern.length > 0) {
-      bestPattern.length = 0;
-      bestEnd.length = 0;
-    }
-    for (let d = 0; d < TRIE_DEPTH && i + d < to; d++) {
+    best.n = 0;
+    for (let d = 1; ; d++) {
+      // node is at depth d: the phrases stored here have their first d elements matched by the path
+      if (node.phrases.length > 0) tryPhrases(node.phrases, d, toks, i, from, to, best);
+      if (d === TRIE_DEPTH || i + d >= to) break;
       node = node.children.get(toks[i + d]!.w);
       if (node === undefined) break;
-      if (node.phrases.length > 0) tryPhrases(node.phrases, toks, i, from, to, bestPattern, bestEnd);
     }
-    for (let k = 0; k < bestPattern.length; k++) {
-      const pattern = bestPattern[k]!,
-        end = bestEnd[k]!;
+    for (let k = 0; k < best.n; k++) {
+      const pattern = best.pattern[k]!,
+        end = best.end[k]!;
       if (lex.stamp[pattern] === call && lex.lastEnd[pattern]! > i) continue;
       lex.stamp[pattern] = call;
       lex.lastEnd[pattern] = end;
@@ -283,25 +280,41 @@ export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, t
   }
 }
 
-/** Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan). */
+/**
+ * The longest match of each pattern tried at one start token: the first `n` entries of `pattern` and
+ * `end` (the arrays are reused from one start token to the next, so they hold stale entries past `n`).
+ */
+interface Best {
+  pattern: number[];
+  end: number[];
+  n: number;
+}
+
+/**
+ * Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan).
+ * The trie path has already matched each candidate's first `depth` elements (required words, see
+ * requiredPrefixVariants), so matching resumes at element `depth`, token i + depth.
+ */
 function tryPhrases(
   cands: CompiledPhrase[],
+  depth: number,
   toks: Tok[],
   i: number,
   from: number,
   to: number,
-  bestPattern: number[],
-  bestEnd: number[],
+  best: Best,
 ): void {
   for (const c of cands) {
     if (c.anchorStart && i !== from) continue;
-    const end = matchFrom(c.elems, 0, toks, i, to, c.anchorEnd);
+    const end = matchFrom(c.elems, depth, toks, i + depth, to, c.anchorEnd);
     if (end <= i) continue;
-    const k = bestPattern.indexOf(c.pattern);
-    if (k === -1) {
-      bestPattern.push(c.pattern);
-      bestEnd.push(end);
-    } else if (end > bestEnd[k]!) bestEnd[k] = end;
+    let k = 0;
+    while (k < best.n && best.pattern[k] !== c.pattern) k++;
+    if (k === best.n) {
+      best.pattern[k] = c.pattern;
+      best.end[k] = end;
+      best.n++;
+    } else if (end > best.end[k]!) best.end[k] = end;
   }
 }
 

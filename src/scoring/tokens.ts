@@ -88,16 +88,20 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
     const c = text.charCodeAt(i);
     const ch = text.charAt(i);
     if (isWordChar(c, ch)) {
+      // whether the word may hold an apostrophe: an internal one, or a non-ASCII character (U+02BC is a letter)
+      let mayHaveApostrophe = c >= 128;
       let j = i + 1;
       while (j < to) {
         const d = text.charCodeAt(j);
         if (isWordChar(d, text.charAt(j))) {
+          if (d >= 128) mayHaveApostrophe = true;
           j++;
           continue;
         }
         // internal apostrophe, or a decimal point / thousands separator between digits
         if (j + 1 < to && isWordChar(text.charCodeAt(j + 1), text.charAt(j + 1))) {
           if (isApostrophe(d)) {
+            mayHaveApostrophe = true;
             j++;
             continue;
           }
@@ -108,7 +112,7 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
         }
         break;
       }
-      pushWord(text, i, j, out);
+      pushWord(text, i, j, mayHaveApostrophe, out);
       i = j;
       continue;
     }
@@ -137,7 +141,8 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function pushWord(text: string, s: number, e: number, out: Token[]): void {
+/** Push the word text[s, e) (split into its parts when it is a contraction). `mayHaveApostrophe`: false when it has none. */
+function pushWord(text: string, s: number, e: number, mayHaveApostrophe: boolean, out: Token[]): void {
   const raw = text.slice(s, e);
   let w = raw.toLowerCase();
   if (w.length !== raw.length) {
@@ -145,7 +150,7 @@ function pushWord(text: string, s: number, e: number, out: Token[]): void {
     return;
   }
   let apos = -1;
-  for (let k = 0; k < w.length; k++) {
+  for (let k = 0; mayHaveApostrophe && k < w.length; k++) {
     if (isApostrophe(w.charCodeAt(k))) {
       if (w.charCodeAt(k) !== 39) w = `${w.slice(0, k)}'${w.slice(k + 1)}`;
       apos = k;
