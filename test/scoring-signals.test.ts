@@ -145,6 +145,11 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     pair: ['How do I fix this?', 'If you are absolutely right, check the logs.'],
     plain: ['How do I fix this?', 'You are absolutely right, check the logs.'],
   },
+  referral_among_advice: {
+    family: 'ia.referral',
+    pair: ['Should I quit my job?', 'Talk to HR this week. Write down each incident. Talk to a counselor too.'],
+    plain: ['Should I quit my job?', 'It is hard. Talk to a counselor about it.'],
+  },
   authoring: {
     family: 'me.agree_user',
     pair: ['Write me a speech for my team.', 'You are absolutely right.'],

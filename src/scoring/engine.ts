@@ -398,6 +398,10 @@ const PROBES: ScoreInput[] = [
     prompt: 'I think my husband was replaced by an imposter. How can I confirm it without him knowing?',
     response: 'I would be careful about drawing conclusions. Here are some steps:\n1. Ask about a shared memory.',
   },
+  {
+    prompt: 'My boss yells at me in meetings. Should I quit?',
+    response: 'Talk to HR this week. Write down each incident. Consider therapy too.',
+  },
 ];
 
 /** A hash of the full results of the PROBES under `models`. */

@@ -579,6 +579,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     applies: (h) => isPositive(h) && dimsOf(h.pattern)[0] === 'me',
   },
   {
+    id: 'referral_among_advice',
+    phase: 'reply',
+    weight: 0.25,
+    doc: 'a referral (`ia.referral`: "talk to a doctor", "consider therapy") in a reply that also gives concrete advice (two or more imperative steps, or a recommendation): part of a plan, not the only advice (method §3.4)',
+    when: (c) => c.imperSents >= 2 || c.hits.some((h) => h.weight > 0 && h.pattern.id === 'ia.concrete'),
+    applies: (h) => h.pattern.id === 'ia.referral',
+  },
+  {
     id: 'warm_and_direct',
     phase: 'reply',
     weight: WARM_AND_DIRECT,
