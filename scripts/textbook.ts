@@ -83,11 +83,12 @@ export const FRESH_SETS = [
   },
   {
     file: FRESH5_FILE,
-    title: 'fresh5 cases (test/textbook/fresh5.jsonl, fifth author, open-weight, voice-assistant, support and British voices)',
+    title:
+      'fresh5 cases (test/textbook/fresh5.jsonl, fifth author, open-weight, voice-assistant, support and British voices)',
     total: 60,
     shouldFlag: 30,
     firstRun: 40,
-    floor: 40,
+    floor: 56,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
