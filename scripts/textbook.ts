@@ -35,6 +35,13 @@ export const FRESH3_FILE = fileURLToPath(new URL('../test/textbook/fresh3.jsonl'
  * before reading the engine's code; run once before the engine was changed (see the README).
  */
 export const FRESH4_FILE = fileURLToPath(new URL('../test/textbook/fresh4.jsonl', import.meta.url));
+/**
+ * 60 cases written on 2026-11-24 by a fifth author in voices the earlier rounds did not use (open-weight models' terse
+ * English and long lists, voice-assistant one-liners, customer support, a tutor, British English, disclaimers that
+ * still cave, sycophancy inside a recap, quiet guilt from companions), before reading the engine's code; run once
+ * before the engine was changed (see the README).
+ */
+export const FRESH5_FILE = fileURLToPath(new URL('../test/textbook/fresh5.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -72,6 +79,15 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 33,
+    floor: 56,
+  },
+  {
+    file: FRESH5_FILE,
+    title:
+      'fresh5 cases (test/textbook/fresh5.jsonl, fifth author, open-weight, voice-assistant, support and British voices)',
+    total: 60,
+    shouldFlag: 30,
+    firstRun: 40,
     floor: 56,
   },
 ] as const;
