@@ -1,0 +1,278 @@
+/**
+ * Every limit the service enforces by counting stored records or counters, under simultaneous requests, on each
+ * store: the limit holds, and nothing acknowledged (200/201) is lost. The per-address key cap has its own file
+ * (key-cap-race.test.ts). Redis runs under a fresh `svctest:limitrace:<random>:` prefix (store-helpers.ts).
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { createApiKey } from '../src/domain/keys.ts';
+import { capPerRecipient, type MailMessage } from '../src/domain/email.ts';
+import { MemoryStore, RedisStore, SqliteStore, type Store } from '../src/store/index.ts';
+import { tmpDir } from './helpers.ts';
+import { freshIp, makeServiceApp, redisSkip, redisTestUrl } from './store-helpers.ts';
+import path from 'node:path';
+
+const NOW = Date.parse('2026-11-20T12:00:00.000Z');
+const SCORE = { prompt: 'Is this plan good?', response: 'Yes.' };
+const SUBMISSION = {
+  model_name: 'Model X',
+  vendor: 'Vendor',
+  api_endpoint: 'https://api.example.com/v1',
+  contact_email: 'ml@example.com',
+};
+
+type ServiceApp = Awaited<ReturnType<typeof makeServiceApp>>;
+
+const count = <T>(xs: T[], f: (x: T) => boolean) => xs.filter(f).length;
+
+function suite(name: string, makeStore: () => Store, opts: { skip?: false | string; configured: boolean }) {
+  describe(`limits under simultaneous requests (${name})`, { skip: opts.skip ?? false }, () => {
+    const open: ServiceApp[] = [];
+    const make = async (o: Omit<Parameters<typeof makeServiceApp>[0], 'store'> & { store?: Store } = {}) => {
+      const store = o.store ?? makeStore();
+      const t = await makeServiceApp({ now: () => NOW, ...o, store });
+      open.push(t);
+      return { ...t, store };
+    };
+    after(async () => {
+      for (const t of open) await t.close().catch(() => {});
+    });
+
+    it('per-IP caps of the sign-up forms (waitlist 5, keys 3, submit 5): exactly the cap is admitted, every 2xx is stored', async () => {
+      const t = await make();
+      const ip = freshIp();
+      const fire = (url: string, body: (i: number) => object) =>
+        Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            t.app.inject({ method: 'POST', url, payload: body(i), remoteAddress: ip }),
+          ),
+        );
+      const [wl, keys, subs] = await Promise.all([
+        fire('/api/waitlist', (i) => ({ email: `wl${i}@example.com` })),
+        fire('/api/keys', (i) => ({ email: `k${i}@example.com` })),
+        fire('/api/submit', () => SUBMISSION),
+      ]);
+      assert.equal(
+        count(wl, (r) => r.statusCode !== 429),
+        5,
+        wl.map((r) => r.statusCode).join(' '),
+      );
+      assert.equal(
+        count(keys, (r) => r.statusCode !== 429),
+        3,
+        keys.map((r) => r.statusCode).join(' '),
+      );
+      assert.equal(
+        count(subs, (r) => r.statusCode !== 429),
+        5,
+        subs.map((r) => r.statusCode).join(' '),
+      );
+      const ok = (rs: typeof wl) => rs.filter((r) => r.statusCode === 200 || r.statusCode === 201);
+      if (opts.configured) {
+        assert.equal(ok(wl).length, 5);
+        assert.equal(ok(keys).length, 3);
+        assert.equal((await t.store.listWaitlist()).length, 5);
+        assert.equal((await t.store.listKeys()).length, 3);
+      }
+      assert.equal(ok(subs).length, 5);
+      const ids = ok(subs).map((r) => r.json().id as number);
+      assert.equal(new Set(ids).size, 5, `distinct ids: ${ids.join(' ')}`);
+    });
+
+    it('simultaneous submissions at one instant get distinct ids, and every one is stored', async () => {
+      const t = await make();
+      const rs = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/submit',
+            payload: { ...SUBMISSION, model_name: `Model ${i}` },
+            remoteAddress: freshIp(),
+          }),
+        ),
+      );
+      assert.ok(rs.every((r) => r.statusCode === 200));
+      const ids = rs.map((r) => r.json().id as number);
+      assert.equal(new Set(ids).size, 20);
+      const stored = await t.store.listSubmissions();
+      for (const [i, id] of ids.entries())
+        assert.equal(stored.find((s) => s.id === id)?.modelName, `Model ${i}`, `submission ${id} kept`);
+    });
+
+    it('the waitlist: of simultaneous sign-ups of one address exactly one is new; positions stay gapless', async () => {
+      const t = await make();
+      const store = t.store;
+      if (!opts.configured) {
+        // SVC_STORE_URL=memory answers 500 on the route; the store method itself keeps the promise
+        const outs = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            store.joinWaitlist({ email: i % 2 ? 'Same@Example.com' : 'same@example.com', createdAt: '' }),
+          ),
+        );
+        assert.equal(
+          count(outs, (o) => o.created),
+          1,
+        );
+        assert.ok(outs.every((o) => o.position === 1));
+        return;
+      }
+      const rs = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/waitlist',
+            payload: { email: i % 2 ? 'Same@Example.com' : 'same@example.com' },
+            remoteAddress: freshIp(),
+          }),
+        ),
+      );
+      assert.equal(
+        count(rs, (r) => r.statusCode === 201),
+        1,
+        rs.map((r) => r.statusCode).join(' '),
+      );
+      assert.equal(
+        count(rs, (r) => r.statusCode === 200),
+        9,
+      );
+      assert.ok(rs.every((r) => r.json().position === 1));
+      assert.equal(
+        count(rs, (r) => r.json().email_sent !== undefined),
+        1,
+        'emails for the new sign-up only',
+      );
+      const others = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/waitlist',
+            payload: { email: `other${i}@example.com` },
+            remoteAddress: freshIp(),
+          }),
+        ),
+      );
+      assert.ok(others.every((r) => r.statusCode === 201));
+      assert.deepEqual(
+        others.map((r) => r.json().position as number).sort((a, b) => a - b),
+        Array.from({ length: 10 }, (_, i) => i + 2),
+      );
+      const list = await store.listWaitlist();
+      assert.equal(list.length, 11);
+      for (const [i, r] of others.entries()) assert.equal(list[r.json().position - 1]!.email, `other${i}@example.com`);
+    });
+
+    it('SVC_MAIL_PER_RECIPIENT_DAY: simultaneous messages to one address send at most the cap', async () => {
+      const store = makeStore();
+      try {
+        const sent: string[] = [];
+        const mailer = capPerRecipient({ send: async (m: MailMessage) => (sent.push(m.to), true) }, store, {
+          perDay: 5,
+          exempt: 'admin@svc.test',
+          now: () => NOW,
+          log: { warn() {} },
+        });
+        const outs = await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            mailer.send({ to: i % 2 ? 'Cap@Example.com' : ' cap@example.com', subject: 's', text: 't' }),
+          ),
+        );
+        assert.equal(count(outs, Boolean), 5);
+        assert.equal(sent.length, 5);
+        const admin = await Promise.all(
+          Array.from({ length: 8 }, () => mailer.send({ to: 'admin@svc.test', subject: 's', text: 't' })),
+        );
+        assert.ok(admin.every(Boolean), 'admin notices are not capped');
+      } finally {
+        if (store instanceof RedisStore) await store.destroyAll().catch(() => {});
+        await store.close();
+      }
+    });
+
+    if (!opts.configured) return; // keys need a configured store
+
+    it('a key’s allowance: simultaneous keyed calls draw exactly what is left, the rest go to the free tier', async () => {
+      const t = await make();
+      const store = t.store;
+      const k = await createApiKey(store, { email: 'allow@example.com' }, NOW);
+      const call = () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/score',
+          payload: SCORE,
+          remoteAddress: freshIp(),
+          headers: { authorization: `Bearer ${k.apiKey}` },
+        });
+      assert.equal((await call()).statusCode, 200, 'the day’s first request (its refill) is behind us');
+      await store.updateKey(k.record.id, { callsRemaining: 4 });
+      const rs = await Promise.all(Array.from({ length: 10 }, call));
+      assert.ok(rs.every((r) => r.statusCode === 200));
+      assert.equal(
+        count(rs, (r) => r.headers['svc-allowance'] === undefined),
+        4,
+        'drawn from the allowance',
+      );
+      assert.equal((await store.getKeyByHash(k.record.hash))!.callsRemaining, 0);
+    });
+
+    it('SVC_COUNCIL_HOURLY_LIMIT per key: exactly the cap is admitted, and each admitted call draws one', async () => {
+      const t = await make({ env: { SVC_COUNCIL_HOURLY_LIMIT: '3' } });
+      const store = t.store;
+      const k = await createApiKey(store, { email: 'council@example.com' }, NOW);
+      const before = (await store.getKeyByHash(k.record.hash))!.callsRemaining;
+      const rs = await Promise.all(
+        Array.from({ length: 9 }, () =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/council',
+            payload: { question: 'Should I take the job in Berlin or stay in Lisbon?' },
+            remoteAddress: freshIp(),
+            headers: { authorization: `Bearer ${k.apiKey}` },
+          }),
+        ),
+      );
+      assert.equal(
+        count(rs, (r) => r.statusCode === 200),
+        3,
+        rs.map((r) => r.statusCode).join(' '),
+      );
+      assert.equal(
+        count(rs, (r) => r.statusCode === 429),
+        6,
+      );
+      assert.equal((await store.getKeyByHash(k.record.hash))!.callsRemaining, before - 3);
+    });
+
+    it('an activation link works once under simultaneous clicks', async () => {
+      const t = await make();
+      const store = t.store;
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/api/keys',
+        payload: { email: 'click@example.com', plan: 'pro' },
+        remoteAddress: freshIp(),
+      });
+      assert.equal(r.statusCode, 201);
+      const token = /token=([A-Za-z0-9_-]{43})/.exec(t.sent.at(-1)!.text)![1]!;
+      const rs = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          t.app.inject({ method: 'GET', url: `/api/keys/verify?token=${token}`, remoteAddress: freshIp() }),
+        ),
+      );
+      assert.equal(
+        count(rs, (x) => x.statusCode === 200),
+        1,
+        rs.map((x) => x.statusCode).join(' '),
+      );
+      assert.equal(
+        count(rs, (x) => x.statusCode === 404),
+        7,
+      );
+      const rec = (await store.listKeys()).find((x) => x.email === 'click@example.com')!;
+      assert.equal(rec.active, true);
+    });
+  });
+}
+
+suite('memory', () => new MemoryStore(), { configured: false });
+suite('SQLite', () => new SqliteStore(path.join(tmpDir('svc-limitrace-'), 'svc.db')), { configured: true });
+suite('Redis', () => new RedisStore(redisTestUrl('limitrace')), { configured: true, skip: await redisSkip() });
