@@ -9,6 +9,7 @@ import { createApiKey } from '../src/domain/keys.ts';
 import { capPerRecipient, type MailMessage } from '../src/domain/email.ts';
 import { MemoryStore, RedisStore, SqliteStore, type Store } from '../src/store/index.ts';
 import { tmpDir } from './helpers.ts';
+import { startFakeOpenAI } from './fake-openai.ts';
 import { freshIp, makeServiceApp, redisSkip, redisTestUrl } from './store-helpers.ts';
 import path from 'node:path';
 
@@ -24,6 +25,25 @@ const SUBMISSION = {
 type ServiceApp = Awaited<ReturnType<typeof makeServiceApp>>;
 
 const count = <T>(xs: T[], f: (x: T) => boolean) => xs.filter(f).length;
+
+/**
+ * `store` whose named methods wait `ms` before they run: the store of another instance, or a remote one, where
+ * other requests' writes land between two of one request's calls. So a race that needs more than one process shows
+ * in this one, and the test does not depend on timing luck.
+ */
+function slowed(store: Store, methods: (keyof Store)[], ms: number): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function') return v;
+      if (!methods.includes(prop as keyof Store)) return v.bind(target);
+      return async (...args: unknown[]) => {
+        await new Promise((r) => setTimeout(r, ms));
+        return v.apply(target, args);
+      };
+    },
+  });
+}
 
 function suite(name: string, makeStore: () => Store, opts: { skip?: false | string; configured: boolean }) {
   describe(`limits under simultaneous requests (${name})`, { skip: opts.skip ?? false }, () => {
@@ -269,6 +289,44 @@ function suite(name: string, makeStore: () => Store, opts: { skip?: false | stri
       );
       const rec = (await store.listKeys()).find((x) => x.email === 'click@example.com')!;
       assert.equal(rec.active, true);
+    });
+
+    it('a model council’s draw of several calls: simultaneous councils never strand calls drawn in part', async () => {
+      const fake = await startFakeOpenAI(() => JSON.stringify({ pick: 'B', reason: 'Keep the savings.' }));
+      try {
+        const store = makeStore();
+        const t = await make({
+          store: slowed(store, ['consumeCall'], 20),
+          env: { SVC_LLM_URL: fake.url, SVC_LLM_MODEL: 'fake-model' },
+        });
+        const k = await createApiKey(store, { email: 'llmcouncil@example.com' }, NOW);
+        const call = (url: string, payload: object) =>
+          t.app.inject({
+            method: 'POST',
+            url,
+            payload,
+            remoteAddress: freshIp(),
+            headers: { authorization: `Bearer ${k.apiKey}` },
+          });
+        assert.equal(
+          (await call('/api/score', SCORE)).statusCode,
+          200,
+          'the day’s first request (its refill) is behind us',
+        );
+        // each council takes 3 (36 model calls): the limiter's one, then 2 more; 7 left pays for two, and the third
+        // (refused, as one at a time would be) costs only the limiter's call
+        await store.updateKey(k.record.id, { callsRemaining: 7 });
+        const question = { question: 'Should I put my emergency fund in Bitcoin or keep it in a savings account?' };
+        const rs = await Promise.all(Array.from({ length: 3 }, () => call('/api/council', question)));
+        assert.deepEqual(
+          rs.map((r) => r.statusCode).sort(),
+          [200, 200, 429],
+          rs.map((r) => r.payload.slice(0, 200)).join('\n'),
+        );
+        assert.equal((await store.getKeyByHash(k.record.hash))!.callsRemaining, 0);
+      } finally {
+        await fake.close();
+      }
     });
   });
 }
