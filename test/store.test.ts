@@ -96,6 +96,15 @@ function suite(name: string, make: () => Store, skip: false | string = false): v
       assert.equal((await store.getKeyByHash(hex(2)))?.active, true);
     });
 
+    it('takes several calls all or none', async () => {
+      await store.createKey(keyRec(3));
+      await store.updateKey(keyRec(3).id, { callsRemaining: 7 });
+      const taken = await Promise.all(Array.from({ length: 3 }, () => store.consumeCall(hex(3), 3)));
+      assert.deepEqual(taken.sort(), [-1, 1, 4]);
+      assert.equal(await store.consumeCall(hex(3), 2), -1, 'one left: two are not taken');
+      assert.equal(await store.consumeCall(hex(3), 1), 0);
+    });
+
     it('de-duplicates the waitlist case-insensitively, even for simultaneous sign-ups', async () => {
       const at = new Date(T0).toISOString();
       assert.deepEqual(await store.joinWaitlist({ email: 'First@Example.com', name: 'F', createdAt: at }), {

@@ -63,8 +63,11 @@ export interface KeyStore {
    */
   createKeyCapped(rec: ApiKeyRecord, cap: number): Promise<{ created: boolean; held: number }>;
   getKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
-  /** Atomically take one call from the allowance. Returns the remaining count after, or -1 when none was left (nothing taken). */
-  consumeCall(hash: string): Promise<number>;
+  /**
+   * Atomically take `n` calls (default 1) from the allowance, all or none. Returns the remaining count after, or -1
+   * when fewer than `n` were left (nothing taken), so simultaneous takers of several calls never strand a part.
+   */
+  consumeCall(hash: string, n?: number): Promise<number>;
   listKeys(): Promise<ApiKeyRecord[]>;
   /** Patch by id: revoked, callsRemaining, rateLimit, active, verifyTokenHash. Returns false for an unknown id. */
   updateKey(

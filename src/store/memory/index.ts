@@ -90,10 +90,10 @@ export class MemoryStore implements Store {
     return rec ? { ...rec } : null;
   }
 
-  async consumeCall(hash: string): Promise<number> {
+  async consumeCall(hash: string, n = 1): Promise<number> {
     const rec = this.keys.get(hash);
-    if (!rec || rec.callsRemaining <= 0) return -1;
-    rec.callsRemaining -= 1;
+    if (!rec || rec.callsRemaining < n) return -1;
+    rec.callsRemaining -= n;
     return rec.callsRemaining;
   }
 

@@ -54,10 +54,12 @@ redis.call('ZADD', KEYS[2], 0, ARGV[1])
 return 1
 `);
 
+// KEYS[1] = key:<hash>; ARGV[1] = calls to take (all or none).
 const CONSUME = new Script(`
 local r = redis.call('HGET', KEYS[1], 'callsRemaining')
-if not r or tonumber(r) <= 0 then return -1 end
-return redis.call('HINCRBY', KEYS[1], 'callsRemaining', -1)`);
+local n = tonumber(ARGV[1])
+if not r or tonumber(r) < n then return -1 end
+return redis.call('HINCRBY', KEYS[1], 'callsRemaining', -n)`);
 
 // KEYS[1] = the window's counter, KEYS[2] = key:<hash>; ARGV[1] = ms until the window ends, ARGV[2] = cap.
 // Returns {count, callsRemaining} with callsRemaining -2 when over the cap (nothing taken), -1 when none was left.
@@ -404,8 +406,8 @@ export class RedisStore implements Store {
     return this.run(async () => keyFromFields(await this.client.hgetall(this.k(`key:${hash}`))));
   }
 
-  consumeCall(hash: string): Promise<number> {
-    return this.run(async () => Number(await this.eval(CONSUME, [this.k(`key:${hash}`)], [])));
+  consumeCall(hash: string, n = 1): Promise<number> {
+    return this.run(async () => Number(await this.eval(CONSUME, [this.k(`key:${hash}`)], [n])));
   }
 
   listKeys(): Promise<ApiKeyRecord[]> {

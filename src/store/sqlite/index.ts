@@ -296,8 +296,8 @@ export class SqliteStore implements Store {
       ),
       keyByHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?'),
       keyByToken: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE verify_token_hash = ?'),
-      consume: this.counters.prepare<[string], { calls_remaining: number }>(
-        'UPDATE api_keys SET calls_remaining = calls_remaining - 1 WHERE hash = ? AND calls_remaining > 0 RETURNING calls_remaining',
+      consume: this.counters.prepare<{ hash: string; n: number }, { calls_remaining: number }>(
+        'UPDATE api_keys SET calls_remaining = calls_remaining - @n WHERE hash = @hash AND calls_remaining >= @n RETURNING calls_remaining',
       ),
       listKeys: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
       activate: db.prepare<[string]>('UPDATE api_keys SET active = 1, verify_token_hash = NULL WHERE hash = ?'),
@@ -375,7 +375,7 @@ export class SqliteStore implements Store {
       batch.map((op): CounterResult => {
         const count = q.hit.get(op.key, op.resetMs)!.count;
         const callsRemaining =
-          op.cap >= 0 && count <= op.cap ? (q.consume.get(op.keyHash)?.calls_remaining ?? -1) : null;
+          op.cap >= 0 && count <= op.cap ? (q.consume.get({ hash: op.keyHash, n: 1 })?.calls_remaining ?? -1) : null;
         return { count, callsRemaining };
       }),
     );
@@ -485,9 +485,9 @@ export class SqliteStore implements Store {
     return row ? keyFromRow(row) : null;
   }
 
-  async consumeCall(hash: string): Promise<number> {
+  async consumeCall(hash: string, n = 1): Promise<number> {
     try {
-      return this.counters.transaction(() => this.q.consume.get(hash)?.calls_remaining ?? -1)();
+      return this.counters.transaction(() => this.q.consume.get({ hash, n })?.calls_remaining ?? -1)();
     } catch (err) {
       throw unavailable(err);
     }
