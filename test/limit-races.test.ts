@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { createApiKey } from '../src/domain/keys.ts';
+import { DAY_MS, createApiKey } from '../src/domain/keys.ts';
 import { capPerRecipient, type MailMessage } from '../src/domain/email.ts';
 import { MemoryStore, RedisStore, SqliteStore, type Store } from '../src/store/index.ts';
 import { tmpDir } from './helpers.ts';
@@ -327,6 +327,33 @@ function suite(name: string, makeStore: () => Store, opts: { skip?: false | stri
       } finally {
         await fake.close();
       }
+    });
+
+    it('the daily refill: the first request of a UTC day refills, and the day draws at most the allowance', async () => {
+      // the instance that counts the day's first request is slow to write the refill (another instance, or a
+      // remote store): the other requests of that moment go on meanwhile
+      let now = NOW;
+      const store = makeStore();
+      const t = await make({ store: slowed(store, ['updateKey'], 60), now: () => now });
+      const k = await createApiKey(store, { email: 'refill@example.com' }, now);
+      // a small allowance, two calls of it left from yesterday
+      await store.updateKey(k.record.id, { rateLimit: 5, callsRemaining: 2 });
+      now += DAY_MS;
+      const rs = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/score',
+            payload: SCORE,
+            remoteAddress: freshIp(),
+            headers: { authorization: `Bearer ${k.apiKey}` },
+          }),
+        ),
+      );
+      assert.ok(rs.every((r) => r.statusCode === 200));
+      const drawn = count(rs, (r) => r.headers['svc-allowance'] === undefined);
+      const left = (await store.getKeyByHash(k.record.hash))!.callsRemaining;
+      assert.deepEqual({ drawn, left }, { drawn: 5, left: 0 }, 'the new day allows 5 calls, all drawn by the 10');
     });
   });
 }
