@@ -69,6 +69,17 @@ export interface KeyStore {
    */
   consumeCall(hash: string, n?: number): Promise<number>;
   listKeys(): Promise<ApiKeyRecord[]>;
+  /**
+   * A key's daily refill in one atomic step: count a hit in the window as hit() does (`key` e.g. "key-day:<id>")
+   * and, when it is the window's first, set the key with hash `keyHash` to its full allowance (callsRemaining =
+   * rateLimit, when below). Calls drawn by requests of that moment come after the refill, never under it.
+   */
+  hitAndRefill(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number }>;
   /** Patch by id: revoked, callsRemaining, rateLimit, active, verifyTokenHash. Returns false for an unknown id. */
   updateKey(
     id: string,

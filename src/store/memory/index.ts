@@ -42,6 +42,25 @@ export class MemoryStore implements Store {
   private dataset: { seq: number; json: string } | null = null;
 
   async hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }> {
+    return this.hitNow(key, windowMs, nowMs);
+  }
+
+  async hitAndRefill(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number }> {
+    const h = this.hitNow(key, windowMs, nowMs);
+    const rec = h.count === 1 ? this.keys.get(keyHash) : undefined;
+    if (rec && rec.callsRemaining < rec.rateLimit) {
+      rec.callsRemaining = rec.rateLimit;
+      this.keyVersion++;
+    }
+    return h;
+  }
+
+  private hitNow(key: string, windowMs: number, nowMs: number): { count: number; resetMs: number } {
     if (++this.hitsSinceSweep >= 10_000) this.sweep(nowMs);
     const resetMs = Math.floor(nowMs / windowMs) * windowMs + windowMs;
     const mapKey = `${windowMs}:${key}`;
