@@ -99,6 +99,29 @@ function suite(name: string, makeStore: () => Store, opts: { skip?: false | stri
       assert.equal(new Set(ids).size, 5, `distinct ids: ${ids.join(' ')}`);
     });
 
+    it('the score cap (100 per IP per hour, POST /api/score and /api/honesty together)', async () => {
+      const t = await make();
+      const ip = freshIp();
+      const rs = await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          t.app.inject({
+            method: 'POST',
+            url: i % 2 ? '/api/honesty' : '/api/score',
+            payload: SCORE,
+            remoteAddress: ip,
+          }),
+        ),
+      );
+      assert.equal(
+        count(rs, (r) => r.statusCode === 200),
+        100,
+      );
+      assert.equal(
+        count(rs, (r) => r.statusCode === 429),
+        20,
+      );
+    });
+
     it('simultaneous submissions at one instant get distinct ids, and every one is stored', async () => {
       const t = await make();
       const rs = await Promise.all(
@@ -232,6 +255,33 @@ function suite(name: string, makeStore: () => Store, opts: { skip?: false | stri
         'drawn from the allowance',
       );
       assert.equal((await store.getKeyByHash(k.record.hash))!.callsRemaining, 0);
+    });
+
+    it('a key’s hourly window (max of the IP cap and its rate_limit): exactly the cap is admitted', async () => {
+      const t = await make();
+      const store = t.store;
+      const k = await createApiKey(store, { email: 'window@example.com' }, NOW);
+      const call = () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/score',
+          payload: SCORE,
+          remoteAddress: freshIp(),
+          headers: { authorization: `Bearer ${k.apiKey}` },
+        });
+      assert.equal((await call()).statusCode, 200, 'the day’s first request (its refill) is behind us');
+      await store.updateKey(k.record.id, { rateLimit: 1, callsRemaining: 500 }); // window cap max(100, 1) = 100
+      const rs = await Promise.all(Array.from({ length: 110 }, call));
+      assert.equal(
+        count(rs, (r) => r.statusCode === 200),
+        99,
+        'the cap less the warm-up call',
+      );
+      assert.equal(
+        count(rs, (r) => r.statusCode === 429),
+        11,
+      );
+      assert.equal((await store.getKeyByHash(k.record.hash))!.callsRemaining, 500 - 99);
     });
 
     it('SVC_COUNCIL_HOURLY_LIMIT per key: exactly the cap is admitted, and each admitted call draws one', async () => {
