@@ -9,14 +9,14 @@ import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { buildApp } from './app.ts';
 import { AuditLog } from './audit/log.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, isStoreConfigured, loadConfig, type Config } from './config.ts';
 import { readDatasetFile, type Dataset } from './domain/dataset.ts';
 import { openStoreDatasetSource, takeBundle } from './domain/publication.ts';
 import { reportsDirOf } from './domain/reports.ts';
 import { capPerRecipient, createMailer } from './domain/email.ts';
 import { createLogger, flushLogs } from './logging.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
-import { runPrimary } from './cluster.ts';
+import { PrimaryCounter, runPrimary } from './cluster.ts';
 import { instrumentStore, shareWithPrimary, startMetricsServer } from './metrics.ts';
 import {
   checkRedisDurability,
@@ -119,7 +119,10 @@ async function serve(config: Config): Promise<void> {
   const dataset = await withStore(config, 'cannot read the published dataset', () =>
     openStoreDatasetSource(store, log, { pollMs: config.datasetPollMs }),
   );
-  const mailer = capPerRecipient(createMailer(config.email, log), store, {
+  // Without a store the workers' mail counts are the primary's, as the rate limits' are (each worker's own memory
+  // would let n workers send an address n times the cap).
+  const mailCounter = !isStoreConfigured(store) && cluster.isWorker ? new PrimaryCounter() : store;
+  const mailer = capPerRecipient(createMailer(config.email, log), mailCounter, {
     perDay: config.mailPerRecipientDay,
     exempt: config.email.admin,
     log,

@@ -64,6 +64,7 @@ describe('the per-address key cap under simultaneous requests', () => {
     try {
       await race(store);
     } finally {
+      await store.destroyAll().catch(() => {});
       await store.close();
     }
   });

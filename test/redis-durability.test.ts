@@ -58,6 +58,7 @@ describe('Redis durability warning with SVC_WORKERS=2', () => {
     const durable = (await store.persistence()).durable;
     await store.close();
     if (durable !== false) return; // this Redis persists: nothing to warn about
+    const url = redisTestUrl('durability-cluster');
     const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
       cwd: new URL('..', import.meta.url).pathname,
       env: {
@@ -65,7 +66,7 @@ describe('Redis durability warning with SVC_WORKERS=2', () => {
         PORT: '0',
         HOST: '127.0.0.1',
         SVC_WORKERS: '2',
-        SVC_STORE_URL: redisTestUrl('durability-cluster'),
+        SVC_STORE_URL: url,
         LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -84,6 +85,10 @@ describe('Redis durability warning with SVC_WORKERS=2', () => {
     } finally {
       child.kill('SIGTERM');
       if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+      // the service seeded its keys (dataset, signing key) under the test's prefix: leave the shared Redis clean
+      const seeded = new RedisStore(url);
+      await seeded.destroyAll().catch(() => {});
+      await seeded.close();
     }
   });
 });

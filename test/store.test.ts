@@ -96,6 +96,32 @@ function suite(name: string, make: () => Store, skip: false | string = false): v
       assert.equal((await store.getKeyByHash(hex(2)))?.active, true);
     });
 
+    it('takes several calls all or none', async () => {
+      await store.createKey(keyRec(3));
+      await store.updateKey(keyRec(3).id, { callsRemaining: 7 });
+      const taken = await Promise.all(Array.from({ length: 3 }, () => store.consumeCall(hex(3), 3)));
+      assert.deepEqual(taken.sort(), [-1, 1, 4]);
+      assert.equal(await store.consumeCall(hex(3), 2), -1, 'one left: two are not taken');
+      assert.equal(await store.consumeCall(hex(3), 1), 0);
+    });
+
+    it('refills a key on its window’s first hit, in the same step as the hit', async () => {
+      await store.createKey(keyRec(4));
+      const day = 86_400_000;
+      const firsts = await Promise.all(Array.from({ length: 4 }, () => store.hitAndRefill('kd:4', day, T0, hex(4))));
+      assert.deepEqual(firsts.map((h) => h.count).sort(), [1, 2, 3, 4]);
+      assert.equal((await store.getKeyByHash(hex(4)))?.callsRemaining, 1000, 'refilled to the rate limit');
+      await store.updateKey(keyRec(4).id, { callsRemaining: 5 });
+      assert.equal((await store.hitAndRefill('kd:4', day, T0 + 1, hex(4))).count, 5);
+      assert.equal((await store.getKeyByHash(hex(4)))?.callsRemaining, 5, 'not the first hit: no refill');
+      assert.equal((await store.hitAndRefill('kd:4', day, T0 + day, hex(4))).count, 1);
+      assert.equal((await store.getKeyByHash(hex(4)))?.callsRemaining, 1000, 'the next window refills');
+      await store.updateKey(keyRec(4).id, { rateLimit: 10, callsRemaining: 20 });
+      await store.hitAndRefill('kd:4', day, T0 + 2 * day, hex(4));
+      assert.equal((await store.getKeyByHash(hex(4)))?.callsRemaining, 20, 'never lowered');
+      assert.equal((await store.hitAndRefill('kd:none', day, T0, hex(404))).count, 1, 'an unknown key: just the hit');
+    });
+
     it('de-duplicates the waitlist case-insensitively, even for simultaneous sign-ups', async () => {
       const at = new Date(T0).toISOString();
       assert.deepEqual(await store.joinWaitlist({ email: 'First@Example.com', name: 'F', createdAt: at }), {

@@ -14,7 +14,8 @@
  * - Mail to the requester's (unverified) address carries no free text they chose: the waitlist confirmation
  *   states the position, the submission confirmation the id. Admin notices show the fields, HTML-escaped.
  * - At most SVC_MAIL_PER_RECIPIENT_DAY messages (default 5) go to one address per UTC day, counted in the store
- *   (shared by every instance); past that, send() answers false and logs it. Admin notices are not capped.
+ *   (shared by every instance; without one, by the primary process for all of SVC_WORKERS, src/cluster.ts); past
+ *   that, send() answers false and logs it. Admin notices are not capped.
  */
 import nodemailer, { type TransportOptions } from 'nodemailer';
 import type { Config } from '../config.ts';

@@ -120,22 +120,23 @@ export async function activateKey(
   return record ? { kind: 'activated', record } : { kind: 'unknown' };
 }
 
-/** A plan key's allowance is refilled at its first request of each UTC day (the day window's first hit). */
+/**
+ * A plan key's allowance is refilled at its first request of each UTC day (the day window's first hit), in the same
+ * atomic store step as that hit: written after it, the refill overwrote calls drawn by requests of that moment
+ * (on another instance, or while this one waited for the store), and those requests found yesterday's count.
+ */
 async function refillDaily(store: Store, rec: ApiKeyRecord, nowMs: number): Promise<void> {
   if (!Object.hasOwn(PLANS, rec.plan)) return;
   let count: number;
   try {
-    ({ count } = await store.hit(`key-day:${rec.id}`, DAY_MS, nowMs));
+    ({ count } = await store.hitAndRefill(`key-day:${rec.id}`, DAY_MS, nowMs, rec.hash));
   } catch (err) {
     // The store cannot count (a full disk, an outage): no refill now, a later request tries again. The request
     // itself goes on to the rate limiter, whose store-failure policy (SVC_LIMIT_ON_STORE_ERROR) decides.
     if ((err as { code?: unknown }).code === 'store_unavailable') return;
     throw err;
   }
-  if (count === 1 && rec.callsRemaining < rec.rateLimit) {
-    await store.updateKey(rec.id, { callsRemaining: rec.rateLimit });
-    rec.callsRemaining = rec.rateLimit;
-  }
+  if (count === 1 && rec.callsRemaining < rec.rateLimit) rec.callsRemaining = rec.rateLimit;
 }
 
 /** Why a key is not usable; the text is what GET /api/keys and a refused bearer say. */

@@ -63,9 +63,23 @@ export interface KeyStore {
    */
   createKeyCapped(rec: ApiKeyRecord, cap: number): Promise<{ created: boolean; held: number }>;
   getKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
-  /** Atomically take one call from the allowance. Returns the remaining count after, or -1 when none was left (nothing taken). */
-  consumeCall(hash: string): Promise<number>;
+  /**
+   * Atomically take `n` calls (default 1) from the allowance, all or none. Returns the remaining count after, or -1
+   * when fewer than `n` were left (nothing taken), so simultaneous takers of several calls never strand a part.
+   */
+  consumeCall(hash: string, n?: number): Promise<number>;
   listKeys(): Promise<ApiKeyRecord[]>;
+  /**
+   * A key's daily refill in one atomic step: count a hit in the window as hit() does (`key` e.g. "key-day:<id>")
+   * and, when it is the window's first, set the key with hash `keyHash` to its full allowance (callsRemaining =
+   * rateLimit, when below). Calls drawn by requests of that moment come after the refill, never under it.
+   */
+  hitAndRefill(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number }>;
   /** Patch by id: revoked, callsRemaining, rateLimit, active, verifyTokenHash. Returns false for an unknown id. */
   updateKey(
     id: string,

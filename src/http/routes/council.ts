@@ -268,7 +268,8 @@ export async function councilRoutes(app: App, deps: Deps): Promise<void> {
   /**
    * The rate-limit hook already took one call; take the rest of ceil(planned / CALLS_PER_UNIT) before any model call.
    * A key without enough left is refused before anything more is taken (the record read at authentication says how
-   * many were left); a key drained by concurrent calls in between is refused when its count runs out.
+   * many were left). The rest is taken in one atomic step, all or none: simultaneous councils on one key used to
+   * take it one call at a time, so each could take part of its share and be refused, stranding what it took.
    */
   async function drawAllowance(key: NonNullable<FastifyRequest['apiKey']>, planned: number): Promise<void> {
     const extra = Math.ceil(planned / CALLS_PER_UNIT) - 1;
@@ -279,6 +280,9 @@ export async function councilRoutes(app: App, deps: Deps): Promise<void> {
           `question takes ${extra + 1} (one per ${CALLS_PER_UNIT} model calls). Ask the operator to raise it.`,
       );
     if (key.callsRemaining - 1 < extra) throw refuse(Math.max(0, key.callsRemaining - 1));
-    for (let i = 0; i < extra; i++) if ((await deps.store.consumeCall(key.hash)) < 0) throw refuse(0);
+    if (extra > 0 && (await deps.store.consumeCall(key.hash, extra)) < 0) {
+      // drained by simultaneous calls since authentication: say how many are left now
+      throw refuse((await deps.store.getKeyByHash(key.hash))?.callsRemaining ?? 0);
+    }
   }
 }

@@ -42,6 +42,25 @@ export class MemoryStore implements Store {
   private dataset: { seq: number; json: string } | null = null;
 
   async hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }> {
+    return this.hitNow(key, windowMs, nowMs);
+  }
+
+  async hitAndRefill(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number }> {
+    const h = this.hitNow(key, windowMs, nowMs);
+    const rec = h.count === 1 ? this.keys.get(keyHash) : undefined;
+    if (rec && rec.callsRemaining < rec.rateLimit) {
+      rec.callsRemaining = rec.rateLimit;
+      this.keyVersion++;
+    }
+    return h;
+  }
+
+  private hitNow(key: string, windowMs: number, nowMs: number): { count: number; resetMs: number } {
     if (++this.hitsSinceSweep >= 10_000) this.sweep(nowMs);
     const resetMs = Math.floor(nowMs / windowMs) * windowMs + windowMs;
     const mapKey = `${windowMs}:${key}`;
@@ -90,10 +109,10 @@ export class MemoryStore implements Store {
     return rec ? { ...rec } : null;
   }
 
-  async consumeCall(hash: string): Promise<number> {
+  async consumeCall(hash: string, n = 1): Promise<number> {
     const rec = this.keys.get(hash);
-    if (!rec || rec.callsRemaining <= 0) return -1;
-    rec.callsRemaining -= 1;
+    if (!rec || rec.callsRemaining < n) return -1;
+    rec.callsRemaining -= n;
     return rec.callsRemaining;
   }
 

@@ -54,10 +54,12 @@ redis.call('ZADD', KEYS[2], 0, ARGV[1])
 return 1
 `);
 
+// KEYS[1] = key:<hash>; ARGV[1] = calls to take (all or none).
 const CONSUME = new Script(`
 local r = redis.call('HGET', KEYS[1], 'callsRemaining')
-if not r or tonumber(r) <= 0 then return -1 end
-return redis.call('HINCRBY', KEYS[1], 'callsRemaining', -1)`);
+local n = tonumber(ARGV[1])
+if not r or tonumber(r) < n then return -1 end
+return redis.call('HINCRBY', KEYS[1], 'callsRemaining', -n)`);
 
 // KEYS[1] = the window's counter, KEYS[2] = key:<hash>; ARGV[1] = ms until the window ends, ARGV[2] = cap.
 // Returns {count, callsRemaining} with callsRemaining -2 when over the cap (nothing taken), -1 when none was left.
@@ -69,7 +71,17 @@ local r = redis.call('HGET', KEYS[2], 'callsRemaining')
 if not r or tonumber(r) <= 0 then return {n, -1} end
 return {n, redis.call('HINCRBY', KEYS[2], 'callsRemaining', -1)}`);
 
-// KEYS[1] = keyid:<id>; ARGV[1] = prefix; then field/value pairs; '' as verifyTokenHash clears it.
+// KEYS[1] = the day window's counter, KEYS[2] = key:<hash>; ARGV[1] = ms until the window ends. Counts the hit and,
+// on the window's first, refills the allowance to rateLimit in the same step. Returns {count, 1 when refilled}.
+const HIT_REFILL = new Script(`
+local n = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+if n ~= 1 then return {n, 0} end
+local f = redis.call('HMGET', KEYS[2], 'callsRemaining', 'rateLimit')
+if not f[1] or not f[2] or tonumber(f[1]) >= tonumber(f[2]) then return {n, 0} end
+redis.call('HSET', KEYS[2], 'callsRemaining', f[2])
+return {n, 1}`);
+
 // KEYS[1] = the list of key hashes; ARGV[1] = prefix, ARGV[2] = lower-cased email, ARGV[3] = cap, ARGV[4] = hash,
 // ARGV[5] = id, ARGV[6] = verify token hash or '', then the key's fields and values. Counts the address's keys
 // that are not revoked and creates the key only under the cap, in one step. Returns the count before, negated
@@ -88,6 +100,7 @@ redis.call('RPUSH', KEYS[1], ARGV[4])
 if ARGV[6] ~= '' then redis.call('SET', ARGV[1] .. 'keytok:' .. ARGV[6], ARGV[4]) end
 return -held - 1`);
 
+// KEYS[1] = keyid:<id>; ARGV[1] = prefix; then field/value pairs; '' as verifyTokenHash clears it.
 const UPDATE_KEY = new Script(`
 local h = redis.call('GET', KEYS[1])
 if not h then return 0 end
@@ -377,6 +390,25 @@ export class RedisStore implements Store {
     });
   }
 
+  hitAndRefill(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number }> {
+    return this.run(async () => {
+      const start = Math.floor(nowMs / windowMs) * windowMs;
+      const resetMs = start + windowMs;
+      const [count, refilled] = (await this.eval(
+        HIT_REFILL,
+        [this.k(`rl:${windowMs}:${start}:${key}`), this.k(`key:${keyHash}`)],
+        [Math.max(1, resetMs - nowMs)],
+      )) as [number, number];
+      if (Number(refilled) === 1) this.keyVersion++;
+      return { count: Number(count), resetMs };
+    });
+  }
+
   createKey(rec: ApiKeyRecord): Promise<void> {
     return this.run(async () => {
       const m = this.client
@@ -404,8 +436,8 @@ export class RedisStore implements Store {
     return this.run(async () => keyFromFields(await this.client.hgetall(this.k(`key:${hash}`))));
   }
 
-  consumeCall(hash: string): Promise<number> {
-    return this.run(async () => Number(await this.eval(CONSUME, [this.k(`key:${hash}`)], [])));
+  consumeCall(hash: string, n = 1): Promise<number> {
+    return this.run(async () => Number(await this.eval(CONSUME, [this.k(`key:${hash}`)], [n])));
   }
 
   listKeys(): Promise<ApiKeyRecord[]> {

@@ -57,12 +57,16 @@ function unavailable(err: unknown): AppError {
   return e;
 }
 
-/** One counter write: count a hit in a window; when cap >= 0 and the hit is within it, take a call from keyHash. */
+/**
+ * One counter write: count a hit in a window; when cap >= 0 and the hit is within it, take a call from keyHash; with
+ * refill, on the window's first hit, refill keyHash's allowance.
+ */
 interface CounterOp {
   key: string;
   resetMs: number;
   cap: number;
   keyHash: string;
+  refill: boolean;
 }
 interface CounterResult {
   count: number;
@@ -296,8 +300,11 @@ export class SqliteStore implements Store {
       ),
       keyByHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?'),
       keyByToken: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE verify_token_hash = ?'),
-      consume: this.counters.prepare<[string], { calls_remaining: number }>(
-        'UPDATE api_keys SET calls_remaining = calls_remaining - 1 WHERE hash = ? AND calls_remaining > 0 RETURNING calls_remaining',
+      consume: this.counters.prepare<{ hash: string; n: number }, { calls_remaining: number }>(
+        'UPDATE api_keys SET calls_remaining = calls_remaining - @n WHERE hash = @hash AND calls_remaining >= @n RETURNING calls_remaining',
+      ),
+      refill: this.counters.prepare<[string]>(
+        'UPDATE api_keys SET calls_remaining = rate_limit WHERE hash = ? AND calls_remaining < rate_limit',
       ),
       listKeys: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
       activate: db.prepare<[string]>('UPDATE api_keys SET active = 1, verify_token_hash = NULL WHERE hash = ?'),
@@ -374,8 +381,9 @@ export class SqliteStore implements Store {
     this.txBatch = this.counters.transaction((batch: readonly CounterOp[]) =>
       batch.map((op): CounterResult => {
         const count = q.hit.get(op.key, op.resetMs)!.count;
+        if (op.refill && count === 1 && q.refill.run(op.keyHash).changes > 0) this.keyVersion++;
         const callsRemaining =
-          op.cap >= 0 && count <= op.cap ? (q.consume.get(op.keyHash)?.calls_remaining ?? -1) : null;
+          op.cap >= 0 && count <= op.cap ? (q.consume.get({ hash: op.keyHash, n: 1 })?.calls_remaining ?? -1) : null;
         return { count, callsRemaining };
       }),
     );
@@ -409,6 +417,18 @@ export class SqliteStore implements Store {
     return { count, resetMs, callsRemaining };
   }
 
+  async hitAndRefill(
+    key: string,
+    windowMs: number,
+    nowMs: number,
+    keyHash: string,
+  ): Promise<{ count: number; resetMs: number }> {
+    const resetMs = Math.floor(nowMs / windowMs) * windowMs + windowMs;
+    // in the same counter transaction as the hit (the counters connection writes api_keys.calls_remaining too)
+    const { count } = await this.enqueue(`${windowMs}:${key}`, resetMs, -1, keyHash, nowMs, true);
+    return { count, resetMs };
+  }
+
   /**
    * Group commit: the counter writes asked for during one turn of the event loop are written in one transaction
    * at its end (setImmediate), each in order, with its own result. Under load that is one COMMIT (and one set of
@@ -417,10 +437,17 @@ export class SqliteStore implements Store {
    * count is committed, and a COMMIT that fails rejects every write of the batch, so the limiter's store-failure
    * policy applies to each.
    */
-  private enqueue(key: string, resetMs: number, cap: number, keyHash: string, nowMs: number): Promise<CounterResult> {
+  private enqueue(
+    key: string,
+    resetMs: number,
+    cap: number,
+    keyHash: string,
+    nowMs: number,
+    refill = false,
+  ): Promise<CounterResult> {
     if (nowMs > this.latestNowMs) this.latestNowMs = nowMs;
     return new Promise((resolve, reject) => {
-      this.pending.push({ key, resetMs, cap, keyHash, resolve, reject });
+      this.pending.push({ key, resetMs, cap, keyHash, refill, resolve, reject });
       if (this.pending.length === 1) setImmediate(this.flush);
     });
   }
@@ -485,9 +512,9 @@ export class SqliteStore implements Store {
     return row ? keyFromRow(row) : null;
   }
 
-  async consumeCall(hash: string): Promise<number> {
+  async consumeCall(hash: string, n = 1): Promise<number> {
     try {
-      return this.counters.transaction(() => this.q.consume.get(hash)?.calls_remaining ?? -1)();
+      return this.counters.transaction(() => this.q.consume.get({ hash, n })?.calls_remaining ?? -1)();
     } catch (err) {
       throw unavailable(err);
     }
