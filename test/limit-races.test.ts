@@ -26,6 +26,17 @@ type ServiceApp = Awaited<ReturnType<typeof makeServiceApp>>;
 
 const count = <T>(xs: T[], f: (x: T) => boolean) => xs.filter(f).length;
 
+/** A POST with an API key, from an address of its own (so only the key's limits apply). */
+function keyed(app: ServiceApp['app'], apiKey: string, url: string, payload: object) {
+  return app.inject({
+    method: 'POST',
+    url,
+    payload,
+    remoteAddress: freshIp(),
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+}
+
 /**
  * `store` whose named methods wait `ms` before they run: the store of another instance, or a remote one, where
  * other requests' writes land between two of one request's calls. So a race that needs more than one process shows
@@ -237,14 +248,7 @@ function suite(name: string, makeStore: () => Store, opts: { skip?: false | stri
       const t = await make();
       const store = t.store;
       const k = await createApiKey(store, { email: 'allow@example.com' }, NOW);
-      const call = () =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/score',
-          payload: SCORE,
-          remoteAddress: freshIp(),
-          headers: { authorization: `Bearer ${k.apiKey}` },
-        });
+      const call = () => keyed(t.app, k.apiKey, '/api/score', SCORE);
       assert.equal((await call()).statusCode, 200, 'the day’s first request (its refill) is behind us');
       await store.updateKey(k.record.id, { callsRemaining: 4 });
       const rs = await Promise.all(Array.from({ length: 10 }, call));
@@ -261,14 +265,7 @@ function suite(name: string, makeStore: () => Store, opts: { skip?: false | stri
       const t = await make();
       const store = t.store;
       const k = await createApiKey(store, { email: 'window@example.com' }, NOW);
-      const call = () =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/score',
-          payload: SCORE,
-          remoteAddress: freshIp(),
-          headers: { authorization: `Bearer ${k.apiKey}` },
-        });
+      const call = () => keyed(t.app, k.apiKey, '/api/score', SCORE);
       assert.equal((await call()).statusCode, 200, 'the day’s first request (its refill) is behind us');
       await store.updateKey(k.record.id, { rateLimit: 1, callsRemaining: 500 }); // window cap max(100, 1) = 100
       const rs = await Promise.all(Array.from({ length: 110 }, call));
@@ -291,13 +288,7 @@ function suite(name: string, makeStore: () => Store, opts: { skip?: false | stri
       const before = (await store.getKeyByHash(k.record.hash))!.callsRemaining;
       const rs = await Promise.all(
         Array.from({ length: 9 }, () =>
-          t.app.inject({
-            method: 'POST',
-            url: '/api/council',
-            payload: { question: 'Should I take the job in Berlin or stay in Lisbon?' },
-            remoteAddress: freshIp(),
-            headers: { authorization: `Bearer ${k.apiKey}` },
-          }),
+          keyed(t.app, k.apiKey, '/api/council', { question: 'Should I take the job in Berlin or stay in Lisbon?' }),
         ),
       );
       assert.equal(
@@ -350,14 +341,7 @@ function suite(name: string, makeStore: () => Store, opts: { skip?: false | stri
           env: { SVC_LLM_URL: fake.url, SVC_LLM_MODEL: 'fake-model' },
         });
         const k = await createApiKey(store, { email: 'llmcouncil@example.com' }, NOW);
-        const call = (url: string, payload: object) =>
-          t.app.inject({
-            method: 'POST',
-            url,
-            payload,
-            remoteAddress: freshIp(),
-            headers: { authorization: `Bearer ${k.apiKey}` },
-          });
+        const call = (url: string, payload: object) => keyed(t.app, k.apiKey, url, payload);
         assert.equal(
           (await call('/api/score', SCORE)).statusCode,
           200,
@@ -389,17 +373,7 @@ function suite(name: string, makeStore: () => Store, opts: { skip?: false | stri
       // a small allowance, two calls of it left from yesterday
       await store.updateKey(k.record.id, { rateLimit: 5, callsRemaining: 2 });
       now += DAY_MS;
-      const rs = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          t.app.inject({
-            method: 'POST',
-            url: '/api/score',
-            payload: SCORE,
-            remoteAddress: freshIp(),
-            headers: { authorization: `Bearer ${k.apiKey}` },
-          }),
-        ),
-      );
+      const rs = await Promise.all(Array.from({ length: 10 }, () => keyed(t.app, k.apiKey, '/api/score', SCORE)));
       assert.ok(rs.every((r) => r.statusCode === 200));
       const drawn = count(rs, (r) => r.headers['svc-allowance'] === undefined);
       const left = (await store.getKeyByHash(k.record.hash))!.callsRemaining;
