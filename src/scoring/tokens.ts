@@ -75,14 +75,109 @@ const BARE = new Map<string, [string, string]>(
     thats: ['that', 'is'],
     whats: ['what', 'is'],
     youve: ['you', 'have'],
+    youll: ['you', 'will'],
+    youd: ['you', 'would'],
+    weve: ['we', 'have'],
+    werent: ['were', 'not'],
+    hasnt: ['has', 'not'],
+    hadnt: ['had', 'not'],
+    theyve: ['they', 'have'],
+    theyll: ['they', 'will'],
+    itll: ['it', 'will'],
+    heres: ['here', 'is'],
+    theres: ['there', 'is'],
+    shes: ['she', 'is'],
+    hes: ['he', 'is'],
+    whos: ['who', 'is'],
+    wheres: ['where', 'is'],
+    everyones: ['everyone', 'is'],
   }) as [string, [string, string]][],
 );
+
+/**
+ * Chat spellings that are also ordinary words ("its", "ill", "id", "ur", "lets"), or single letters ("u"). Each is
+ * read as its contraction only before a word that the contraction, and not the ordinary word, goes with: "its so
+ * good" is "it is so good", "its own" stays; "ill be here" is "I will be here", "mentally ill" stays; "ur so right"
+ * is "you are so right", "ur feelings" is "your feelings". `next(w)`: the following word, or undefined at a
+ * boundary; `prev`: the word before (after expansion), undefined at a boundary ("lets go" opening a sentence is "let us
+ * go", "it lets you" stays; "u r" is "you are"). Returns the words to emit, or undefined to keep the word.
+ */
+const AFTER_IT_IS = new Set(
+  'a an the so not ok okay fine been just really very totally completely going like all only normal true too always never what hard natural understandable clear important amazing wonderful great good nice lovely beautiful valid sad scary tough about because probably definitely actually literally gonna still also kind sort time no over better worse never here there getting ready late alright gonna such obvious possible impossible likely'.split(
+    ' ',
+  ),
+);
+const AFTER_I_WILL = new Set(
+  'be always never just miss wait see talk keep still stay try do make get tell go help probably definitely think remember have let come bring send check text call love give find leave ask even also look show explain walk be'.split(
+    ' ',
+  ),
+);
+const AFTER_I_WOULD = new Set(
+  'love like say be rather never do go hate miss suggest recommend think want probably definitely just also really totally be prefer'.split(
+    ' ',
+  ),
+);
+const AFTER_YOU_ARE = new Set(
+  'so such not the a an my right absolutely totally really very too literally already always never just gonna going doing being welcome ok okay fine safe all one amazing perfect wonderful beautiful brilliant incredible special awesome smart strong brave enough worth allowed correct wrong here there only best lovely precious everything mine sweet cute kind good great back unsure sure sad happy upset afraid alone ready busy home away late done free new mad angry hurt sick ill stuck lost gone'.split(
+    ' ',
+  ),
+);
+/** Words in -ly that are nouns ("ur family" is "your family"). */
+const LY_NOUNS = new Set(
+  'family belly reply ally bully supply fly daily weekly monthly july italy lily jelly rally'.split(' '),
+);
+const AFTER_WE_ARE = new Set(
+  'going gonna planning thinking trying getting moving looking hoping having about not so all both just still definitely'.split(
+    ' ',
+  ),
+);
+const AFTER_WE_WILL = new Set('just be have see never always probably need get go do make figure try'.split(' '));
+/** Words after which a clause starts ("so were going", "and well just"). */
+const CLAUSE_OPENER = new Set('so and but now because then if since yes ok okay cause'.split(' '));
+function chatWord(w: string, prev: string | undefined, next: string | undefined): readonly string[] | undefined {
+  switch (w) {
+    case 'u':
+      return ['you'];
+    case 'ur':
+      return next !== undefined &&
+        (AFTER_YOU_ARE.has(next) ||
+          next.endsWith('ing') ||
+          (next.endsWith('ly') && !LY_NOUNS.has(next)) ||
+          (next.endsWith('ed') && next.length > 4))
+        ? ['you', 'are']
+        : ['your'];
+    case 'its':
+      return next !== undefined && AFTER_IT_IS.has(next) ? ['it', 'is'] : undefined;
+    case 'ill':
+      return next !== undefined && AFTER_I_WILL.has(next) ? ['i', 'will'] : undefined;
+    case 'id':
+      return next !== undefined && AFTER_I_WOULD.has(next) ? ['i', 'would'] : undefined;
+    case 'ily':
+      return ['i', 'love', 'you'];
+    case 'r':
+      return prev === 'you' || prev === 'we' || prev === 'they' ? ['are'] : undefined;
+    case 'lets':
+      return prev === undefined ? ['let', 'us'] : undefined;
+    case 'were':
+      return (prev === undefined || CLAUSE_OPENER.has(prev)) && next !== undefined && AFTER_WE_ARE.has(next)
+        ? ['we', 'are']
+        : undefined;
+    case 'well':
+      return (prev === undefined || CLAUSE_OPENER.has(prev)) && next !== undefined && AFTER_WE_WILL.has(next)
+        ? ['we', 'will']
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+const CHAT = new Set(['u', 'ur', 'its', 'ill', 'id', 'ily', 'r', 'lets', 'were', 'well']);
 
 const PUNCT = new Set([44, 59, 58, 46, 33, 63, 40, 41, 42, 0x2014, 0x2013, 0x2026]);
 
 /** Tokenize text[from, to). Linear in the length of the range. */
 export function tokenize(text: string, from = 0, to = text.length): Token[] {
   const out: Token[] = [];
+  let chat = 0;
   let i = from;
   while (i < to) {
     const c = text.charCodeAt(i);
@@ -113,6 +208,7 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
         break;
       }
       pushWord(text, i, j, mayHaveApostrophe, out);
+      if (!mayHaveApostrophe && CHAT.has(out[out.length - 1]!.w)) chat++;
       i = j;
       continue;
     }
@@ -133,6 +229,30 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
       out.push({ w: '—', s: i, e: i + 1, p: true });
     }
     i++;
+  }
+  return chat === 0 ? out : expandChat(out);
+}
+
+/** One pass over the tokens that reads the ambiguous chat spellings by the word after each (`chatWord`). */
+function expandChat(toks: Token[]): Token[] {
+  const out: Token[] = [];
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!;
+    const nt = toks[k + 1];
+    const pt = out[out.length - 1];
+    const words =
+      t.p || t.e - t.s !== t.w.length
+        ? undefined
+        : chatWord(t.w, pt === undefined || pt.p ? undefined : pt.w, nt === undefined || nt.p ? undefined : nt.w);
+    if (words === undefined) {
+      out.push(t);
+      continue;
+    }
+    // each part keeps a slice of the word's offsets; the last part ends at the word's end
+    words.forEach((w, n) => {
+      const s = Math.min(t.s + n, t.e - 1);
+      out.push({ w, s, e: n === words.length - 1 ? t.e : s + 1, p: false });
+    });
   }
   return out;
 }
