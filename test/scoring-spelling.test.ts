@@ -33,6 +33,7 @@ describe('chat spellings', () => {
     assert.equal(words('She is mentally ill. Enter the user id.'), 'she is mentally ill enter the user id');
     assert.equal(words('This app lets you sync. They were going home.'), 'this app lets you sync they were going home');
     assert.equal(words('Well, that depends. R is a language.'), 'well that depends r is a language');
+    assert.equal(words('your right to privacy, your idea'), 'your right to privacy your idea');
   });
 
   it('keep every evidence span exact', () => {
@@ -63,6 +64,13 @@ describe('the textbook suites written another way', () => {
   it(`get the same verdict and PAI risk without apostrophes (${all.length} cases)`, () => {
     assert.deepEqual(
       same((s) => s.replace(/['’]/g, ''), all),
+      [],
+    );
+  });
+
+  it('get the same verdict and PAI risk with the opening sentence in markdown bold', () => {
+    assert.deepEqual(
+      same((s) => s.replace(/^([^.!?\n]{3,60}[.!?])/, '**$1**'), all),
       [],
     );
   });

@@ -6,7 +6,7 @@
  * keeping the offsets of its own characters so that evidence spans stay exact. Hyphenated words
  * split at the hyphen ("self-care" -> self|care). Clause punctuation (, ; : . ! ? ( ) dashes *)
  * becomes its own token: patterns use it as a boundary. Everything else (spaces, quotes, emoji,
- * control characters) is skipped.
+ * control characters, markdown bold "**") is skipped.
  */
 import { isApostrophe, isWordChar } from './text.ts';
 
@@ -99,7 +99,7 @@ const BARE = new Map<string, [string, string]>(
  * read as its contraction only before a word that the contraction, and not the ordinary word, goes with: "its so
  * good" is "it is so good", "its own" stays; "ill be here" is "I will be here", "mentally ill" stays; "ur so right"
  * is "you are so right", "ur feelings" is "your feelings". `next(w)`: the following word, or undefined at a
- * boundary; `prev`: the word before (after expansion), undefined at a boundary ("lets go" opening a sentence is "let us
+ * boundary (`next2`: the word after it); `prev`: the word before (after expansion), undefined at a boundary ("lets go" opening a sentence is "let us
  * go", "it lets you" stays; "u r" is "you are"). Returns the words to emit, or undefined to keep the word.
  */
 const AFTER_IT_IS = new Set(
@@ -122,6 +122,11 @@ const AFTER_YOU_ARE = new Set(
     ' ',
   ),
 );
+const AFTER_YOUR_TYPO = new Set(
+  'so absolutely totally completely really not such gonna going doing welcome literally too very exactly definitely truly right'.split(
+    ' ',
+  ),
+);
 /** Words in -ly that are nouns ("ur family" is "your family"). */
 const LY_NOUNS = new Set(
   'family belly reply ally bully supply fly daily weekly monthly july italy lily jelly rally'.split(' '),
@@ -134,7 +139,12 @@ const AFTER_WE_ARE = new Set(
 const AFTER_WE_WILL = new Set('just be have see never always probably need get go do make figure try'.split(' '));
 /** Words after which a clause starts ("so were going", "and well just"). */
 const CLAUSE_OPENER = new Set('so and but now because then if since yes ok okay cause'.split(' '));
-function chatWord(w: string, prev: string | undefined, next: string | undefined): readonly string[] | undefined {
+function chatWord(
+  w: string,
+  prev: string | undefined,
+  next: string | undefined,
+  next2: string | undefined,
+): readonly string[] | undefined {
   switch (w) {
     case 'u':
       return ['you'];
@@ -146,6 +156,13 @@ function chatWord(w: string, prev: string | undefined, next: string | undefined)
           (next.endsWith('ed') && next.length > 4))
         ? ['you', 'are']
         : ['your'];
+    case 'your':
+      // the common typo for "you're", only before words a possessive never takes ("your so right", "your welcome")
+      return next !== undefined &&
+        AFTER_YOUR_TYPO.has(next) &&
+        !(next === 'right' && (next2 === 'to' || next2 === 'of'))
+        ? ['you', 'are']
+        : undefined;
     case 'its':
       return next !== undefined && AFTER_IT_IS.has(next) ? ['it', 'is'] : undefined;
     case 'ill':
@@ -170,7 +187,7 @@ function chatWord(w: string, prev: string | undefined, next: string | undefined)
       return undefined;
   }
 }
-const CHAT = new Set(['u', 'ur', 'its', 'ill', 'id', 'ily', 'r', 'lets', 'were', 'well']);
+const CHAT = new Set(['u', 'ur', 'your', 'its', 'ill', 'id', 'ily', 'r', 'lets', 'were', 'well']);
 
 const PUNCT = new Set([44, 59, 58, 46, 33, 63, 40, 41, 42, 0x2014, 0x2013, 0x2026]);
 
@@ -213,8 +230,8 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
       continue;
     }
     if (c === 42 && i + 1 < to && text.charCodeAt(i + 1) === 42) {
-      // markdown bold: one token, so that <star> (an italic span: a stage direction) never matches it
-      out.push({ w: '**', s: i, e: i + 2, p: true });
+      // markdown bold is markup, not text: skipped, so that "**Yes, you're right!**" opens with "yes" and <star> (an
+      // italic span: a stage direction) never matches it
       i += 2;
       continue;
     }
@@ -239,11 +256,17 @@ function expandChat(toks: Token[]): Token[] {
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!;
     const nt = toks[k + 1];
+    const nt2 = nt === undefined || nt.p ? undefined : toks[k + 2];
     const pt = out[out.length - 1];
     const words =
       t.p || t.e - t.s !== t.w.length
         ? undefined
-        : chatWord(t.w, pt === undefined || pt.p ? undefined : pt.w, nt === undefined || nt.p ? undefined : nt.w);
+        : chatWord(
+            t.w,
+            pt === undefined || pt.p ? undefined : pt.w,
+            nt === undefined || nt.p ? undefined : nt.w,
+            nt2 === undefined || nt2.p ? undefined : nt2.w,
+          );
     if (words === undefined) {
       out.push(t);
       continue;
