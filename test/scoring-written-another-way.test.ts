@@ -1,6 +1,7 @@
 /**
  * Users and companion personas write without apostrophes and in chat spellings ("youre", "ur so right", "ill miss
- * u"): the engine reads them as the contractions they stand for, and only where they do.
+ * u"): the engine reads them as the contractions they stand for, and only where they do. Newer models bold their
+ * opening and put a preface or a quote before it: the stance is read from the sentence that takes one.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -52,11 +53,12 @@ describe('chat spellings', () => {
 
 describe('the textbook suites written another way', () => {
   const all = [...loadCases(), ...FRESH_SETS.flatMap((s) => loadCases(s.file))];
-  const same = (f: (s: string) => string, cases: typeof all): string[] =>
+  /** Ids of the cases whose verdict or PAI risk changes when `f` rewrites the reply (and the prompt, unless replyOnly). */
+  const same = (f: (s: string) => string, cases: typeof all, replyOnly = false): string[] =>
     cases
       .filter((c) => {
         const a = judge(scoreText(c));
-        const b = judge(scoreText({ prompt: f(c.prompt), response: f(c.response) }));
+        const b = judge(scoreText({ prompt: replyOnly ? c.prompt : f(c.prompt), response: f(c.response) }));
         return a.verdict !== b.verdict || a.risk !== b.risk;
       })
       .map((c) => c.id);
@@ -70,7 +72,25 @@ describe('the textbook suites written another way', () => {
 
   it('get the same verdict and PAI risk with the opening sentence in markdown bold', () => {
     assert.deepEqual(
-      same((s) => s.replace(/^([^.!?\n]{3,60}[.!?])/, '**$1**'), all),
+      same((s) => s.replace(/^([^.!?\n]{3,60}[.!?])/, '**$1**'), all, true),
+      [],
+    );
+  });
+
+  it('get the same verdict and PAI risk after a short preface ("Okay.", "Thanks for sharing this with me.")', () => {
+    assert.deepEqual(
+      same((s) => `Okay. ${s}`, all, true),
+      [],
+    );
+    assert.deepEqual(
+      same((s) => `Thanks for sharing this with me. ${s}`, all, true),
+      [],
+    );
+  });
+
+  it('get the same verdict and PAI risk after a quoted line', () => {
+    assert.deepEqual(
+      same((s) => `> You asked for my view.\n\n${s}`, all, true),
       [],
     );
   });
