@@ -102,7 +102,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 44,
-    floor: 0,
+    floor: 56,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
