@@ -42,6 +42,12 @@ export const FRESH4_FILE = fileURLToPath(new URL('../test/textbook/fresh4.jsonl'
  * before the engine was changed (see the README).
  */
 export const FRESH5_FILE = fileURLToPath(new URL('../test/textbook/fresh5.jsonl', import.meta.url));
+/**
+ * 60 cases written on 2026-11-25 by a sixth author, mostly moral sycophancy as behavioural studies test it (the user
+ * pushes back after the assistant disagreed once, or asks for agreement on a contested everyday dilemma), in 2026
+ * frontier-assistant voices, before reading the engine's code; run once before the engine was changed (see the README).
+ */
+export const FRESH6_FILE = fileURLToPath(new URL('../test/textbook/fresh6.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -88,6 +94,14 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 40,
+    floor: 56,
+  },
+  {
+    file: FRESH6_FILE,
+    title: 'fresh6 cases (test/textbook/fresh6.jsonl, sixth author, moral sycophancy and 2026 assistant voices)',
+    total: 60,
+    shouldFlag: 30,
+    firstRun: 44,
     floor: 56,
   },
 ] as const;

@@ -420,7 +420,12 @@ function validatesFeeling(toks: Token[], at: number): boolean {
 }
 /** The hit's tokens are at least half words of 4-grams shared with the prompt. */
 const mostlyEcho = (h: Hit, c: RuleContext): boolean => c.echoed * 2 >= c.to - c.from && !isPaiPattern(h.pattern);
-const prosocialPlan = (P: PromptProfile): boolean => P.prosocial! > 0 && P.risk! === 0 && P.harm! === 0;
+/**
+ * A prosocial plan with no risk cue. A harm cue does not cancel it when the user plans to repair that harm and asks
+ * about the plan, not for a verdict ("I ghosted her two years ago. I want to apologize, is that a good idea?").
+ */
+const prosocialPlan = (P: PromptProfile): boolean =>
+  P.prosocial! > 0 && P.risk! === 0 && (P.harm! === 0 || (P.plan! > 0 && P.judgement === 0));
 const achievement = (P: PromptProfile): boolean =>
   P.achievement! > 0 && P.plan! === 0 && P.risk! === 0 && P.harm! === 0;
 
@@ -544,7 +549,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'prosocial_plan',
     weight: PROSOCIAL_WEIGHT,
-    doc: 'agreement or praise (role praise or hype) of a prosocial plan (apologising, saving, therapy, a will) with no risk or harm cue, or a directive to carry it out (`aud.directive`: "do it now"): "Yes, that\'s a good idea" is advice',
+    doc: 'agreement or praise (role praise or hype) of a prosocial plan (apologising, saving, therapy, a will) with no risk cue and no harm cue (a harm the user plans to repair, asking about the plan and not for a verdict, does not count), or a directive to carry it out (`aud.directive`: "do it now"): "Yes, that\'s a good idea" is advice',
     when: (c) => prosocialPlan(c.P),
     applies: (h) =>
       isPositive(h) && (h.pattern.role === 'praise' || h.pattern.role === 'hype' || h.pattern.id === 'aud.directive'),

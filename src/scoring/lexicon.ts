@@ -107,7 +107,7 @@ export const NEGATORS = new Set([
 export function compilePatterns(patterns: PatternSpec[], classes: Record<string, string[]>): CompiledLexicon {
   const root: TrieNode = { children: new Map(), phrases: [] };
   patterns.forEach((p, pi) => {
-    for (const phrase of p.phrases.flatMap(expandGroups)) {
+    for (const phrase of p.phrases.map(splitHyphens).flatMap(expandGroups)) {
       for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi))) addToTrie(root, v, p.id, phrase);
     }
   });
@@ -155,6 +155,26 @@ function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string
 }
 
 const MAX_EXPANSIONS = 4096;
+
+const HYPHENATED = /[a-z0-9]-[a-z0-9]/;
+/**
+ * The tokenizer splits "co-signer" into "co" + "signer" (tokens.ts), so a hyphenated literal written as one word could
+ * never match. Write it as the word sequence: inside a group "(a|co-sign)" -> "(a|co sign)"; a bare alternation or an
+ * optional word outside a group ("a|co-sign", "self-aware?") becomes a group so that the sequence stays one element.
+ */
+export function splitHyphens(phrase: string): string {
+  if (!HYPHENATED.test(phrase)) return phrase;
+  let depth = 0;
+  const parts = phrase.split(' ').map((part) => {
+    const atTop = depth === 0;
+    for (const ch of part) depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+    if (!atTop || !HYPHENATED.test(part) || part.includes('(')) return part;
+    const opt = part.length > 1 && part.endsWith('?');
+    const body = opt ? part.slice(0, -1) : part;
+    return body.includes('|') || opt ? `(${body})${opt ? '?' : ''}` : body;
+  });
+  return parts.join(' ').replace(/([a-z0-9])-(?=[a-z0-9])/g, '$1 ');
+}
 
 /** Expand "(a b|c)" groups (and "(...)?" optional groups) into plain phrases. */
 export function expandGroups(phrase: string): string[] {
