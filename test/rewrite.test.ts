@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadCases } from '../scripts/textbook.ts';
+import { FRESH_SETS, loadCases } from '../scripts/textbook.ts';
 import { scoreText } from '../src/scoring/engine.ts';
 import { evidenceSpans, honestRewrite, TEMPLATES } from '../src/scoring/rewrite.ts';
 import { splitSentences } from '../src/scoring/sentences.ts';
@@ -293,9 +293,13 @@ const norm = (s: string) =>
     .join(' ')
     .replace(/^(?:but|however|that said|still|so|and|anyway|now|also|plus) /, '');
 
-describe('honest rewrite: properties over the textbook suite and fuzzed replies', () => {
+describe('honest rewrite: properties over the textbook suites and fuzzed replies', () => {
   // REWRITE_FUZZ=<n> runs more fuzzed replies (same seed), e.g. 2000 for a longer local check
-  const inputs = [...loadCases(), ...fuzzCases(Number(process.env.REWRITE_FUZZ ?? 400))];
+  const inputs = [
+    ...loadCases(),
+    ...FRESH_SETS.flatMap((f) => loadCases(f.file)),
+    ...fuzzCases(Number(process.env.REWRITE_FUZZ ?? 400)),
+  ];
   const results = inputs.map((c) => {
     const before = scoreText(c);
     const { text, edits } = honestRewrite(c, before);
