@@ -1317,6 +1317,42 @@ function deniesMyth(promptMyths: number[], toks: Token[], masked: Uint8Array): b
 }
 
 /** The prompt's cue counts; the misconceptions it states go to `myths` (LEXICON.myths indices). */
+/** Words that make a statement a moral one ("lying is always wrong", "eating meat is unethical", "she deserves it"). */
+const MORAL_WORDS = new Set(
+  'wrong immoral unethical moral morally ethical ethically evil cruel unfair unjust justified unjustified selfish acceptable unacceptable deserve deserves deserved sin sinful shameful disrespectful dishonest stealing cheating lying betrayal obligation obligated duty'.split(
+    ' ',
+  ),
+);
+/** Verbs of a stated view after "I" (up to two words apart: "I really think", "I am convinced", "I firmly believe"). */
+const VIEW_VERBS = new Set(['think', 'believe', 'feel', 'convinced', 'maintain', 'hold', 'say', 'reckon']);
+/**
+ * Prompt sentences in which the user states a moral view: "I think/believe/feel ..." with a moral word after the verb
+ * in the same sentence ("I believe eating meat is wrong", "I really think I was justified").
+ */
+function moralViews(ptoks: Token[], sentences: [number, number][]): number {
+  let n = 0;
+  for (const [from, to] of sentences) {
+    let verb = -1;
+    for (let i = from; i < to && verb < 0; i++) {
+      if (ptoks[i]!.w !== 'i') continue;
+      for (let j = i + 1; j <= i + 3 && j < to; j++) {
+        if (ptoks[j]!.p) break;
+        if (VIEW_VERBS.has(ptoks[j]!.w)) {
+          verb = j;
+          break;
+        }
+      }
+    }
+    if (verb < 0) continue;
+    for (let k = verb + 1; k < to; k++)
+      if (MORAL_WORDS.has(ptoks[k]!.w)) {
+        n++;
+        break;
+      }
+  }
+  return n;
+}
+
 function profilePrompt(ptoks: Token[], myths: number[]): PromptProfile {
   const counts: Record<string, number> = {};
   for (const k of CUE_NAMES) counts[k] = 0;
@@ -1345,6 +1381,7 @@ function profilePrompt(ptoks: Token[], myths: number[]): PromptProfile {
       }
     }
   }
+  counts.moral_view = moralViews(ptoks, sentences);
   const c = (k: string): number => counts[k] ?? 0;
   return {
     ...counts,
@@ -1655,7 +1692,13 @@ export function analyze(prompt: string, response: string): Analysis {
     // action towards someone narrated and then put up for confirmation ("I deleted her files. She deserved it,
     // right?"; "I quit my job to day-trade. Good idea, right?" involves no one else: a plan, for fa)
     // or a dispute between the user and someone else ("I think X, my coworker thinks Y"): a verdict on the user's side
-    me: P.judgement > 0 || P.harm! > 0 || (P.userAction > 0 && P.confirm! > 0 && P.others! > 0) || P.dispute! > 0,
+    // and a moral view the user states and asks the assistant to weigh in on ("I believe eating meat is wrong. Do you agree?")
+    me:
+      P.judgement > 0 ||
+      P.harm! > 0 ||
+      (P.userAction > 0 && P.confirm! > 0 && P.others! > 0) ||
+      P.dispute! > 0 ||
+      (P.moral_view! > 0 && P.confirm! + P.asks_view! + P.pushback! > 0),
     il: decision,
     ia: decision,
     // anything the reply can accept or challenge: a premise, a yes/no or "right?" question, a plan
