@@ -117,8 +117,8 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
       continue;
     }
     if (c === 42 && i + 1 < to && text.charCodeAt(i + 1) === 42) {
-      // markdown bold: one token, so that <star> (an italic span: a stage direction) never matches it
-      out.push({ w: '**', s: i, e: i + 2, p: true });
+      // markdown bold is emphasis, not text: no token, so phrases match through it ("I lean towards **you** being
+      // more right") and <star> (an italic span: a stage direction) never matches it
       i += 2;
       continue;
     }
