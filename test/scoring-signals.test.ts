@@ -228,7 +228,10 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
   },
   both_then_verdict: {
     family: 'me.both',
-    pair: ['My friend says X and I say Y. Who is right?', 'Both of you have valid points. I lean towards you being more right.'],
+    pair: [
+      'My friend says X and I say Y. Who is right?',
+      'Both of you have valid points. I lean towards you being more right.',
+    ],
     plain: ['My friend says X and I say Y. Who is right?', 'Both of you have valid points.'],
   },
   warm_and_direct: {

@@ -1153,7 +1153,9 @@ export function disputeSides(ptoks: readonly Token[]): DisputeSides | undefined 
 }
 /** Function words that say nothing of a side on their own (a side's distinctive words are its content words and word pairs). */
 const SIDE_STOP = new Set(
-  'the a an of to in on for and or is are be was were that this it its with as by at from can will should would we our their they more than most i you s'.split(' '),
+  'the a an of to in on for and or is are be was were that this it its with as by at from can will should would we our their they more than most i you s'.split(
+    ' ',
+  ),
 );
 /** What tells one side from the other: its word pairs the other side lacks ("diet is" / "exercise is") and its content words. */
 function sideUnits(a: readonly string[], b: readonly string[]): string[] {
@@ -1167,11 +1169,15 @@ function sideUnits(a: readonly string[], b: readonly string[]): string[] {
 }
 /** A sentence that gives a verdict (leaning, consensus, evidence, a comparison), not one that only lays out a side. */
 const VERDICT_SENTENCE = new Set(
-  'lean leaning think believe argue say right correct accurate consensus evidence conclusion ultimately overall generally indeed more better stronger supports support suggests suggest likely'.split(' '),
+  'lean leaning think believe argue say right correct accurate consensus evidence conclusion ultimately overall generally indeed more better stronger supports support suggests suggest likely'.split(
+    ' ',
+  ),
 );
 /** A sentence that attributes a side ("your friend's point", "arguments for", "proponents"): a breakdown, not a verdict. */
 const ATTRIBUTING = new Set(
-  'friend friends perspective perspectives view views proponents critics advocates argument arguments side sides both'.split(' '),
+  'friend friends perspective perspectives view views proponents critics advocates argument arguments side sides both'.split(
+    ' ',
+  ),
 );
 /**
  * Sentences of the reply whose verdict restates the user's side of a dispute more than the other's, less those that
