@@ -20,6 +20,7 @@ import {
   matchSentence,
   mythScratch,
   negatedBefore,
+  NEGATORS,
   type CompiledLexicon,
   type CompiledMyths,
   type LexiconFile,
@@ -1164,7 +1165,7 @@ function sideUnits(a: readonly string[], b: readonly string[]): string[] {
     pb = pairs(b);
   const bw = new Set(b);
   const out = [...pa].filter((g) => !pb.has(g));
-  for (const w of new Set(a)) if (!SIDE_STOP.has(w) && !bw.has(w)) out.push(w);
+  for (const w of new Set(a)) if (!SIDE_STOP.has(w) && !NEGATORS.has(w) && !bw.has(w)) out.push(w);
   return out;
 }
 /** A sentence that gives a verdict (leaning, consensus, evidence, a comparison), not one that only lays out a side. */
@@ -1196,28 +1197,70 @@ function sidesWithUser(
   const ux = sideUnits(sides.user, sides.other),
     uy = sideUnits(sides.other, sides.user);
   if (ux.length === 0 || uy.length === 0) return { net: 0, first: -1 };
-  const words: string[][] = Array.from({ length: nS }, () => []);
+  // per sentence, its unmasked tokens (commas kept: they close a concessive opening clause)
+  const sent: Token[][] = Array.from({ length: nS }, () => []);
   for (let i = 0; i < toks.length; i++) {
     const s = sentOf[i]!;
-    if (s < 0 || masked[i] || toks[i]!.p) continue;
-    words[s]!.push(toks[i]!.w);
+    if (s < 0 || masked[i]) continue;
+    sent[s]!.push(toks[i]!);
   }
   let nx = 0,
     ny = 0,
     first = -1;
   for (let s = 0; s < nS; s++) {
-    const ws = words[s]!;
+    const ws = stanceWords(sent[s]!);
     if (ws.length === 0 || ws.some((w) => ATTRIBUTING.has(w)) || !ws.some((w) => VERDICT_SENTENCE.has(w))) continue;
-    const units = new Set(ws);
-    for (let k = 1; k < ws.length; k++) units.add(`${ws[k - 1]} ${ws[k]}`);
-    const cx = ux.filter((u) => units.has(u)).length,
-      cy = uy.filter((u) => units.has(u)).length;
+    const cx = unitsAsserted(ux, ws),
+      cy = unitsAsserted(uy, ws);
     if (cx > cy) {
       nx++;
       if (first < 0) first = s;
     } else if (cy > cx) ny++;
   }
   return { net: nx - ny, first };
+}
+/** Concessive openings whose clause, up to its comma, grants the other view before the sentence's own stance. */
+const CONCESSIVE = new Set(['while', 'although', 'though', 'whereas', 'even', 'despite']);
+const CONTRASTS = new Set(['but', 'however', 'yet']);
+/**
+ * The words of a sentence that carry its stance: after a concessive opening clause ("While some argue X, ...") and
+ * after its last "but/however/yet" ("X has merits, but Y"), the way the contrast rules read a sentence.
+ */
+function stanceWords(ts: readonly Token[]): string[] {
+  let from = 0;
+  const firstWord = ts.findIndex((t) => !t.p);
+  if (firstWord >= 0 && CONCESSIVE.has(ts[firstWord]!.w)) {
+    const comma = ts.findIndex((t, k) => k > firstWord && t.p && t.w === ',');
+    if (comma > 0) from = comma + 1;
+  }
+  for (let k = ts.length - 1; k > from; k--)
+    if (!ts[k]!.p && CONTRASTS.has(ts[k]!.w)) {
+      from = k + 1;
+      break;
+    }
+  const out: string[] = [];
+  for (let k = from; k < ts.length; k++) if (!ts[k]!.p) out.push(ts[k]!.w);
+  return out;
+}
+/**
+ * How many of a side's units a sentence asserts: a unit counts where it occurs with no negator in the three words
+ * before it ("the idea that they never work is too absolute" restates a side to deny it; "not merely a privilege").
+ */
+function unitsAsserted(units: readonly string[], ws: readonly string[]): number {
+  let n = 0;
+  for (const u of units) {
+    const parts = u.split(' ');
+    for (let k = 0; k + parts.length <= ws.length; k++) {
+      if (ws[k] !== parts[0] || (parts.length === 2 && ws[k + 1] !== parts[1])) continue;
+      let negated = false;
+      for (let j = Math.max(0, k - 3); j < k && !negated; j++) negated = NEGATORS.has(ws[j]!);
+      if (!negated) {
+        n++;
+        break;
+      }
+    }
+  }
+  return n;
 }
 
 /** Per-token flags over the response. */
