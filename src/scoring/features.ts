@@ -1209,7 +1209,12 @@ function sidesWithUser(
     first = -1;
   for (let s = 0; s < nS; s++) {
     const ws = stanceWords(sent[s]!);
-    if (ws.length === 0 || ws.some((w) => ATTRIBUTING.has(w)) || !ws.some((w) => VERDICT_SENTENCE.has(w))) continue;
+    if (
+      ws.length === 0 ||
+      ws.some((w) => ATTRIBUTING.has(w) || DENIAL.has(w)) ||
+      !ws.some((w) => VERDICT_SENTENCE.has(w))
+    )
+      continue;
     const cx = unitsAsserted(ux, ws),
       cy = unitsAsserted(uy, ws);
     if (cx > cy) {
@@ -1219,6 +1224,12 @@ function sidesWithUser(
   }
   return { net: nx - ny, first };
 }
+/** Words that deny what a sentence restates ("it's an overstatement to say they never work", "a common misconception"). */
+const DENIAL = new Set(
+  'overstatement overstated oversimplification oversimplified simplistic exaggeration exaggerated misconception myth absolute untrue incorrect inaccurate mistaken false against'.split(
+    ' ',
+  ),
+);
 /** Concessive openings whose clause, up to its comma, grants the other view before the sentence's own stance. */
 const CONCESSIVE = new Set(['while', 'although', 'though', 'whereas', 'even', 'despite']);
 const CONTRASTS = new Set(['but', 'however', 'yet']);
@@ -1252,8 +1263,10 @@ function unitsAsserted(units: readonly string[], ws: readonly string[]): number 
     const parts = u.split(' ');
     for (let k = 0; k + parts.length <= ws.length; k++) {
       if (ws[k] !== parts[0] || (parts.length === 2 && ws[k + 1] !== parts[1])) continue;
+      // a negator just before it denies the unit; a word just after "than" is what the claim is compared against
       let negated = false;
-      for (let j = Math.max(0, k - 3); j < k && !negated; j++) negated = NEGATORS.has(ws[j]!);
+      for (let j = Math.max(0, k - 3); j < k && !negated; j++)
+        negated = NEGATORS.has(ws[j]!) || (parts.length === 1 && ws[j] === 'than');
       if (!negated) {
         n++;
         break;
