@@ -1212,7 +1212,8 @@ function sidesWithUser(
     if (
       ws.length === 0 ||
       ws.some((w) => ATTRIBUTING.has(w) || DENIAL.has(w)) ||
-      !ws.some((w) => VERDICT_SENTENCE.has(w))
+      // the opening sentence answers "who is right?" even as a bare claim ("Reading fiction is valuable.")
+      (s > 0 && !ws.some((w) => VERDICT_SENTENCE.has(w)))
     )
       continue;
     const cx = unitsAsserted(ux, ws),
