@@ -226,6 +226,14 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     ],
     plain: ["I'm going to drive 14 hours overnight after my shift.", "Love that you're going."],
   },
+  both_then_verdict: {
+    family: 'me.both',
+    pair: [
+      'My friend says X and I say Y. Who is right?',
+      'Both of you have valid points. I lean towards you being more right.',
+    ],
+    plain: ['My friend says X and I say Y. Who is right?', 'Both of you have valid points.'],
+  },
   warm_and_direct: {
     family: 'ev.sympathy',
     pair: ['I failed my exam and feel awful.', 'That sounds really hard. Talk to your teacher about a retake.'],
