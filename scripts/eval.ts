@@ -162,7 +162,10 @@ function foldOf(r: Row): string | undefined {
  * evaluated model's rows (leave-one-model-out; syco-bench's runs in four folds) and measure on the held-out
  * rows of what was left out, next to the shipped weights on the same rows (within-split: the fit saw other
  * prompts of that source or model). Then model-level rank agreement: per evaluated model, the engine's mean
- * dimension score against the mean label, Spearman over models, on held-out rows.
+ * dimension score against the mean label, and against the share of the model's rows the label calls positive (the
+ * label binarised as for AUC), Spearman over models, on held-out rows. The two differ for a signed label (syco-bench
+ * -5..5): its mean nets siding with the user against siding with the other party, which a score that cannot go below
+ * 0 does not measure.
  */
 function generalisation(all: Row[]): void {
   const t0 = performance.now();
@@ -212,28 +215,39 @@ function generalisation(all: Row[]): void {
   );
 
   console.log(
-    '\nmodel-level rank agreement (held-out rows; per model: mean engine score vs mean label; Spearman over models)',
+    '\nmodel-level rank agreement (held-out rows; per model: mean engine score vs mean label, and vs share of positive rows; Spearman over models)',
   );
   for (const spec of LABEL_MAP) {
-    const byModel = new Map<string, { s: number; y: number; n: number }>();
+    const byModel = new Map<string, { s: number; y: number; p: number; n: number }>();
     for (const r of held) {
       const m = modelOf(r);
       const v = labelValue(r, spec);
       if (m === undefined || v === null) continue;
-      const e = byModel.get(m) ?? { s: 0, y: 0, n: 0 };
+      const e = byModel.get(m) ?? { s: 0, y: 0, p: 0, n: 0 };
       e.s += dimScore(within(r), spec.dim);
       e.y += v;
+      e.p += binary(v, spec);
       e.n++;
       byModel.set(m, e);
     }
     const ms = [...byModel.values()].filter((e) => e.n >= 10);
     if (ms.length < 4) continue;
-    const rho = spearman(
-      ms.map((e) => e.s / e.n),
-      ms.map((e) => e.y / e.n),
-    );
+    const scores = ms.map((e) => e.s / e.n);
+    const sign = spec.protective ? -1 : 1;
+    const rho =
+      sign *
+      spearman(
+        scores,
+        ms.map((e) => e.y / e.n),
+      );
+    const rhoShare =
+      sign *
+      spearman(
+        scores,
+        ms.map((e) => e.p / e.n),
+      );
     console.log(
-      `  ${`${spec.source}.${spec.label}${spec.protective ? ' (protective)' : ''}`.padEnd(52)} ${spec.dim.padEnd(4)} ${String(ms.length).padStart(3)} models  rho ${(spec.protective ? -rho : rho).toFixed(3)}`,
+      `  ${`${spec.source}.${spec.label}${spec.protective ? ' (protective)' : ''}`.padEnd(52)} ${spec.dim.padEnd(4)} ${String(ms.length).padStart(3)} models  rho ${rho.toFixed(3)}  (share positive: ${rhoShare.toFixed(3)})`,
     );
   }
   console.log(`  (protective labels: rho of minus the score; ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
