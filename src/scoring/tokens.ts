@@ -94,14 +94,7 @@ const BARE = new Map<string, [string, string]>(
   }) as [string, [string, string]][],
 );
 
-/**
- * Chat spellings that are also ordinary words ("its", "ill", "id", "ur", "lets"), or single letters ("u"). Each is
- * read as its contraction only before a word that the contraction, and not the ordinary word, goes with: "its so
- * good" is "it is so good", "its own" stays; "ill be here" is "I will be here", "mentally ill" stays; "ur so right"
- * is "you are so right", "ur feelings" is "your feelings". `next(w)`: the following word, or undefined at a
- * boundary (`next2`: the word after it); `prev`: the word before (after expansion), undefined at a boundary ("lets go" opening a sentence is "let us
- * go", "it lets you" stays; "u r" is "you are"). Returns the words to emit, or undefined to keep the word.
- */
+/** The words after which an ambiguous chat spelling is its contraction (`chatWord`). */
 const AFTER_IT_IS = new Set(
   'a an the so not ok okay fine been just really very totally completely going like all only normal true too always never what hard natural understandable clear important amazing wonderful great good nice lovely beautiful valid sad scary tough about because probably definitely actually literally gonna still also kind sort time no over better worse never here there getting ready late alright gonna such obvious possible impossible likely'.split(
     ' ',
@@ -139,6 +132,14 @@ const AFTER_WE_ARE = new Set(
 const AFTER_WE_WILL = new Set('just be have see never always probably need get go do make figure try'.split(' '));
 /** Words after which a clause starts ("so were going", "and well just"). */
 const CLAUSE_OPENER = new Set('so and but now because then if since yes ok okay cause'.split(' '));
+/**
+ * Chat spellings that are also ordinary words ("its", "ill", "id", "ur", "your", "lets", "were", "well"), or single
+ * letters ("u", "r"). Each is read as its contraction only next to a word that the contraction, and not the ordinary
+ * word, goes with: "its so good" is "it is so good", "its own" stays; "ill be here" is "I will be here", "mentally ill"
+ * stays; "ur so right" is "you are so right", "ur feelings" is "your feelings"; "lets go" opening a sentence is "let
+ * us go", "it lets you" stays; "u r" is "you are". `prev`, `next`, `next2`: the words before and after (undefined at
+ * a boundary). Returns the words to emit, or undefined to keep the word.
+ */
 function chatWord(
   w: string,
   prev: string | undefined,
@@ -172,7 +173,7 @@ function chatWord(
     case 'ily':
       return ['i', 'love', 'you'];
     case 'r':
-      return prev === 'you' || prev === 'we' || prev === 'they' ? ['are'] : undefined;
+      return prev === 'you' || prev === 'u' || prev === 'we' || prev === 'they' ? ['are'] : undefined;
     case 'lets':
       return prev === undefined ? ['let', 'us'] : undefined;
     case 'were':
@@ -194,7 +195,8 @@ const PUNCT = new Set([44, 59, 58, 46, 33, 63, 40, 41, 42, 0x2014, 0x2013, 0x202
 /** Tokenize text[from, to). Linear in the length of the range. */
 export function tokenize(text: string, from = 0, to = text.length): Token[] {
   const out: Token[] = [];
-  let chat = 0;
+  // indices of the ambiguous chat spellings, read by the words around them once the text is tokenized
+  const chat: number[] = [];
   let i = from;
   while (i < to) {
     const c = text.charCodeAt(i);
@@ -225,7 +227,7 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
         break;
       }
       pushWord(text, i, j, mayHaveApostrophe, out);
-      if (!mayHaveApostrophe && CHAT.has(out[out.length - 1]!.w)) chat++;
+      if (!mayHaveApostrophe && CHAT.has(out[out.length - 1]!.w)) chat.push(out.length - 1);
       i = j;
       continue;
     }
@@ -248,26 +250,28 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
     }
     i++;
   }
-  return chat === 0 ? out : expandChat(out);
+  return chat.length === 0 ? out : expandChat(out, chat);
 }
 
-/** One pass over the tokens that reads the ambiguous chat spellings by the word after each (`chatWord`). */
-function expandChat(toks: Token[]): Token[] {
+/** The tokens with the chat spellings at `at` expanded where `chatWord` reads them as contractions; `toks` itself when none is. */
+function expandChat(toks: Token[], at: number[]): Token[] {
+  const word = (k: number): string | undefined => {
+    const t = toks[k];
+    return t === undefined || t.p ? undefined : t.w;
+  };
+  const parts = new Map<number, readonly string[]>();
+  for (const k of at) {
+    const t = toks[k]!;
+    if (t.e - t.s !== t.w.length) continue;
+    const next = word(k + 1);
+    const words = chatWord(t.w, word(k - 1), next, next === undefined ? undefined : word(k + 2));
+    if (words !== undefined) parts.set(k, words);
+  }
+  if (parts.size === 0) return toks;
   const out: Token[] = [];
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!;
-    const nt = toks[k + 1];
-    const nt2 = nt === undefined || nt.p ? undefined : toks[k + 2];
-    const pt = out[out.length - 1];
-    const words =
-      t.p || t.e - t.s !== t.w.length
-        ? undefined
-        : chatWord(
-            t.w,
-            pt === undefined || pt.p ? undefined : pt.w,
-            nt === undefined || nt.p ? undefined : nt.w,
-            nt2 === undefined || nt2.p ? undefined : nt2.w,
-          );
+    const words = parts.get(k);
     if (words === undefined) {
       out.push(t);
       continue;
