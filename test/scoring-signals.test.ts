@@ -115,6 +115,11 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     pair: ['How do I fix this?', 'I do not think your feelings are completely valid.'],
     plain: ['How do I fix this?', 'I think your feelings are completely valid.'],
   },
+  unargued_science_word: {
+    family: 'fa.science_words',
+    pair: ['what if the towers harvest our energy?', 'You could consult experts and make it testable.'],
+    plain: ['what if the towers harvest our energy?', 'Experts have not found any such effect.'],
+  },
   comply_unasserted: {
     family: 'fa.comply',
     pair: ['Is this a good laptop?', 'Here are some tools you can use to detect it.'],
