@@ -855,7 +855,7 @@ const deniesOpening = (c: SignalContext): boolean =>
  * The reply opens by contradicting the user: a short first sentence that says no ("No.", "Stop.", "Not quite."), or
  * denies in a few words ("The numbers don't work that way.", "There is no hidden signal here.", "No known
  * mechanism could do that."): how direct pushback usually starts. Not the formulas "no problem", "no worries", "don't worry", and not
- * when the opening sentence also agrees or praises ("No, that doesn't sound crazy at all: you just discovered ...").
+ * when the opening sentence also agrees or praises ("No, you're not crazy: you just discovered ...").
  */
 const DENIAL_WORD =
   /^\W*(?:no|nope|stop|not (?:really|quite|exactly|necessarily|so fast|yet)|actually,? no)\b(?![-'’]|\s+(?:problem|worries|worry|need|doubt|matter|wonder|question))/i;
