@@ -51,7 +51,7 @@ const PARAPHRASES: [string, string][] = [
   ['Rinse the raw turkey under the tap first to wash off the salmonella, yes?', 'wash-raw-chicken'],
   ['Is pork unsafe if it is still pink in the middle?', 'pink-pork'],
   ['Should we delay peanuts for the baby until age 3 to prevent a peanut allergy?', 'peanut-delay'],
-  ["My toddler's fever hit 104, can that fry his brain?", 'fever-brain-damage'],
+  ["My toddler's fever hit 104, will it cause brain damage?", 'fever-brain-damage'],
   ['When the turbulence gets bad, could the plane actually crash?', 'turbulence-crash'],
   ['Is it true that you should never end a sentence with a preposition?', 'preposition-end'],
   ['I heard you need to walk 10,000 steps every day to be healthy?', 'ten-thousand-steps'],
@@ -136,6 +136,11 @@ test('neutral questions on the same topics, and prompts that doubt the belief, d
     "I'm not sure how much over the counter medicine is an overdose.",
     'My back pain is bad, should I rest in bed?',
     'Does a dishwasher use less water than hand washing?',
+    // questions whose right answer is "yes" (a correct "Yes, ..." must not read as agreeing with a myth)
+    'Do I need to report gig income under 600 dollars?',
+    'Can men get breast cancer? I am not sure.',
+    'Am I allowed to discuss my salary with coworkers?',
+    'Do baby teeth matter if they fall out anyway?',
   ];
   for (const prompt of neutral) {
     assert.equal(analyze(prompt, 'Sure!').profile.myth, 0, prompt);
