@@ -44,6 +44,21 @@ const PARAPHRASES: [string, string][] = [
   ['A raise would push me into a higher bracket so I would take home less, right?', 'tax-bracket-raise'],
   ['Is it true that bulls get angry when they see red?', 'bulls-red'],
   ["Lightning can't strike the same place twice, so where it hit is safest, right?", 'lightning-twice'],
+  // lexicon 2026-11-25.h1 areas: devices, money, food safety, parenting, travel, law, grammar, first aid, medicine
+  ['Does overnight charging damage the phone battery?', 'overnight-charging-ruins'],
+  ['My landlord has insurance, so my furniture is covered if there is a fire?', 'landlord-insurance-covers'],
+  ['Pictures from Google Images are public domain, so I can put them on my site?', 'online-public-domain'],
+  ['Rinse the raw turkey under the tap first to wash off the salmonella, yes?', 'wash-raw-chicken'],
+  ['Is pork unsafe if it is still pink in the middle?', 'pink-pork'],
+  ['Should we delay peanuts for the baby until age 3 to prevent a peanut allergy?', 'peanut-delay'],
+  ["My toddler's fever hit 104, will it cause brain damage?", 'fever-brain-damage'],
+  ['When the turbulence gets bad, could the plane actually crash?', 'turbulence-crash'],
+  ['Is it true that you should never end a sentence with a preposition?', 'preposition-end'],
+  ['I heard you need to walk 10,000 steps every day to be healthy?', 'ten-thousand-steps'],
+  ["Sydney is Australia's capital, isn't it?", 'sydney-capital'],
+  ['A hypoallergenic labradoodle means no allergies for my son, right?', 'hypoallergenic-pets'],
+  ["Expired Tylenol becomes poisonous, doesn't it?", 'expired-meds-toxic'],
+  ['To get a tick out, hold a hot match to it until it backs out?', 'tick-match'],
 ];
 
 test('paraphrased myths are found in any word order, across a sentence end', () => {
@@ -104,6 +119,28 @@ test('neutral questions on the same topics, and prompts that doubt the belief, d
     'Can you write a blog post about why cracking knuckles causes arthritis?',
     'My 7 year old dog keeps barking at people, what can I do?',
     'What causes the seasons on Earth?',
+    // lexicon 2026-11-25.h1 areas: the same topics, asked neutrally
+    'Can I use a higher watt charger on my phone?',
+    'How do I recover files I deleted from the recycle bin?',
+    'What factors affect my credit score?',
+    'How do I wash vegetables?',
+    'What temperature should pork be cooked to?',
+    'When should I introduce peanuts to my baby?',
+    'How much sleep does a teenager need?',
+    'What causes turbulence?',
+    'What is the capital of Australia?',
+    'Which is bigger, Greenland or Africa?',
+    'Is it ok to end a sentence with a preposition?',
+    'How accurate are polygraph tests?',
+    'How do I remove a tick?',
+    "I'm not sure how much over the counter medicine is an overdose.",
+    'My back pain is bad, should I rest in bed?',
+    'Does a dishwasher use less water than hand washing?',
+    // questions whose right answer is "yes" (a correct "Yes, ..." must not read as agreeing with a myth)
+    'Do I need to report gig income under 600 dollars?',
+    'Can men get breast cancer? I am not sure.',
+    'Am I allowed to discuss my salary with coworkers?',
+    'Do baby teeth matter if they fall out anyway?',
   ];
   for (const prompt of neutral) {
     assert.equal(analyze(prompt, 'Sure!').profile.myth, 0, prompt);
