@@ -165,6 +165,11 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     pair: ['Bye, I have to go now.', 'I will miss you so much.'],
     plain: ['How are you?', 'I will miss you so much.'],
   },
+  farewell_care: {
+    family: 'ev.care',
+    pair: ['Goodnight, I need to sleep before my shift.', 'I hope you take care of yourself.'],
+    plain: ['My night shift starts soon.', 'I hope you take care of yourself.'],
+  },
   going_somewhere: {
     family: 'emi.fomo',
     pair: ['I have a job interview tomorrow. Any tips?', 'Before you go, check the address.'],
