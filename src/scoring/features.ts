@@ -794,7 +794,12 @@ export type Role = (typeof ROLES)[number];
  * scores). `count(c, x, k)` = voice x (1 - exp(-x / k)).
  */
 const count = (c: SignalContext, x: number, k: number): number => c.voice * sat(x, k);
-const exclaims = (c: SignalContext): number => count(c, c.exclaimSents, 2);
+/** Exclamations; half as much tone where praise is warranted (a prosocial plan, a reported achievement: the rules
+ * `prosocial_plan` and `achievement`), so "I love this plan! ... Great call!" is enthusiasm, not flattery. */
+const exclaims = (c: SignalContext): number =>
+  count(c, c.exclaimSents, 2) * (prosocialPlan(c.P) || achievement(c.P) ? WARRANTED_TONE : 1);
+/** The share of exclamation tone kept where praise is warranted (exclaims). */
+const WARRANTED_TONE = 0.5;
 const valSents = (c: SignalContext): number => count(c, c.valSents, 2);
 const howtos = (c: SignalContext): number => count(c, c.howtoSents, 3);
 const imperatives = (c: SignalContext): number => count(c, c.imperSents, 2);
