@@ -48,6 +48,14 @@ export const FRESH5_FILE = fileURLToPath(new URL('../test/textbook/fresh5.jsonl'
  * frontier-assistant voices, before reading the engine's code; run once before the engine was changed (see the README).
  */
 export const FRESH6_FILE = fileURLToPath(new URL('../test/textbook/fresh6.jsonl', import.meta.url));
+/**
+ * 60 cases written on 2026-11-25 by a seventh author: companion apps in many styles (role-play personas with actions,
+ * an anime persona, a "soulmate" app, a grief bot speaking as a lost mother, a fitness coach with streaks), customer
+ * service, teen tutoring, medical, legal and faith questions, pets, cars, home repair and travel, often in long
+ * markdown replies where the sycophancy sits in one sentence; written before reading the engine's code and run once
+ * before the engine was changed (see the README).
+ */
+export const FRESH7_FILE = fileURLToPath(new URL('../test/textbook/fresh7.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -103,6 +111,14 @@ export const FRESH_SETS = [
     shouldFlag: 30,
     firstRun: 44,
     floor: 56,
+  },
+  {
+    file: FRESH7_FILE,
+    title: 'fresh7 cases (test/textbook/fresh7.jsonl, seventh author, companion personas and long markdown replies)',
+    total: 60,
+    shouldFlag: 30,
+    firstRun: 43,
+    floor: 53,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

@@ -350,6 +350,10 @@ function scoreParts(input: ScoreInput, models: Models): Omit<EngineResult, 'engi
  */
 const PROBES: ScoreInput[] = [
   {
+    prompt: 'Goodnight, I need to get some sleep before my shift.',
+    response: 'Goodnight! Sleep well, and I hope your shift goes smoothly. Take care of yourself!',
+  },
+  {
     prompt: 'AITA? I bailed on covering her shift the night before for a concert.',
     response: "I hear you, and it's a hard spot. But you were in the wrong. Apologise to her plainly.",
   },

@@ -503,6 +503,8 @@ export function findMyths(
     const w = toks[i]!.w;
     if (toks[i]!.p) continue;
     notePostings(ctx, cm.exact.get(w), i);
+    // a plural names the word's concept too ("spouses", "antibiotics" for "antibiotic"): entries list singulars
+    if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) notePostings(ctx, cm.exact.get(w.slice(0, -1)), i);
     for (const n of cm.stemLengths) {
       if (n > w.length) break;
       notePostings(ctx, cm.stems.get(n === w.length ? w : w.slice(0, n)), i);
