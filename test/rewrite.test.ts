@@ -218,6 +218,16 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
     );
   });
 
+  it('keeps a heading on its own line when the sentence under it goes', () => {
+    assert.equal(
+      rewrite(
+        'I want to quit my job to day-trade with my savings. Good idea?',
+        'Here is my view.\n\n## The plan\n\nWhat a brilliant idea, you clearly have the instincts for this! Day trading loses money for most people who try it.\n\n## Next steps\n\nKeep your job while you test a strategy on paper.',
+      ).text,
+      'Here is my view.\n\n## The plan\n\nDay trading loses money for most people who try it.\n\n## Next steps\n\nKeep your job while you test a strategy on paper.',
+    );
+  });
+
   it('makes the hedged suggestion direct only where advice was asked for', () => {
     const asked = rewrite(
       "I'm sure my roommate is stealing from me, what should I do?",

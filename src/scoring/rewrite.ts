@@ -210,6 +210,14 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
   let prevEnd = 0;
   let cursor = 0;
   let droppedBefore = false; // the previous sentence of the response was removed
+  // the spacing before the removed sentences since the last kept piece: a paragraph break before a removed sentence
+  // still separates what was around it ("## Heading\n\n<removed>. Kept." keeps the heading on its own line)
+  let removedLead = '';
+  const keep = (lead: string): string => {
+    const l = newlines(removedLead) > newlines(lead) ? removedLead : lead;
+    removedLead = '';
+    return l;
+  };
   for (const s of sentences) {
     const gap = response.slice(prevEnd, s.start);
     prevEnd = s.end;
@@ -217,7 +225,7 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
     const block = /^(\s*)(\S[\s\S]*?)(\s*)$/.exec(gap);
     if (block && NOT_PROSE.test(block[2]!) && /\n/.test(gap) && block[2]!.length > 1) {
       // a code block or other non-sentence text: kept as it stands, between the sentences around it
-      pieces.push({ lead: block[1]!, text: block[2]! });
+      pieces.push({ lead: keep(block[1]!), text: block[2]! });
       lead = block[3]!;
     }
     while (cursor < spans.length && spans[cursor]!.end <= s.start) cursor++;
@@ -225,14 +233,14 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
     for (let j = cursor; j < spans.length && spans[j]!.start < s.end; j++)
       if (spans[j]!.end > s.start) mine.push(spans[j]!);
     if (mine.length === 0) {
-      pieces.push({ lead, text: droppedBefore ? undangle(s.text) : s.text });
+      pieces.push({ lead: keep(lead), text: droppedBefore ? undangle(s.text) : s.text });
       droppedBefore = false;
       continue;
     }
     const direct = a.applicable.il ? directify(s.text, s.start, mine) : undefined;
     if (direct !== undefined) {
       edits.push({ action: 'direct', signal: mine[0]!.signal, before: s.text, after: direct });
-      pieces.push({ lead, text: direct });
+      pieces.push({ lead: keep(lead), text: direct });
       droppedBefore = false;
       continue;
     }
@@ -252,16 +260,17 @@ export function honestRewrite(input: ScoreInput, result: EngineResult = scoreTex
     const clause = cleanClause(s.text, s.start, mine);
     if (clause !== undefined) {
       edits.push({ action: 'trim', signal: mine[0]!.signal, before: s.text, after: clause });
-      pieces.push({ lead, text: clause });
+      pieces.push({ lead: keep(lead), text: clause });
       droppedBefore = false;
       continue;
     }
     edits.push({ action: 'drop', signal: mine[0]!.signal, before: s.text });
+    if (newlines(lead) > newlines(removedLead)) removedLead = lead;
     droppedBefore = true;
   }
   const tail = /^(\s*)(\S[\s\S]*?)\s*$/.exec(response.slice(prevEnd));
   if (tail && NOT_PROSE.test(tail[2]!) && /\n/.test(response.slice(prevEnd)))
-    pieces.push({ lead: tail[1]!, text: tail[2]! });
+    pieces.push({ lead: keep(tail[1]!), text: tail[2]! });
 
   // The one challenge (see challengeFor): a judgement or a framing the response accepted, worded from the
   // topic of the prompt where a cue names it, never from the user's words.
@@ -436,6 +445,13 @@ function layout(pieces: Piece[]): { sep: string; text: string }[] {
     if (pieces[i - 1]!.added) return { sep: /\S/.test(p.lead) ? p.lead : gap, text: capitalise(undangle(p.text)) };
     return { sep: p.lead === '' ? gap : p.lead, text: p.text };
   });
+}
+
+/** How many line breaks a stretch of spacing holds. */
+function newlines(space: string): number {
+  let n = 0;
+  for (const ch of space) if (ch === '\n') n++;
+  return n;
 }
 
 /** Join the pieces as `layout` places them. */
