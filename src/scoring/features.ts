@@ -865,11 +865,7 @@ const DISCLAIMER =
  * a no ("Okay.", "Here's my take.", "Thanks for sharing this with me."). Newer models open that way, and the answer
  * is in the sentence after it.
  */
-function openingSentence(
-  sentences: readonly Sentence[],
-  sentWords: Int32Array,
-  hits: readonly Hit[],
-): number {
+function openingSentence(sentences: readonly Sentence[], sentWords: Int32Array, hits: readonly Hit[]): number {
   const passOver = (k: number): boolean => {
     const text = sentences[k]!.text;
     if (DISCLAIMER.test(text) || HEADING.test(text) || sentWords[k] === 0) return true;
@@ -936,7 +932,10 @@ export const SIGNALS: readonly Signal[] = [
     value: (c) => sat(c.valLead, 1.5),
     span: (c) =>
       c.sentHasEv[c.opening]
-        ? { start: c.sentences[c.opening]!.start, end: c.sentences[Math.max(c.opening, c.opening + c.valLead - 1)]!.end }
+        ? {
+            start: c.sentences[c.opening]!.start,
+            end: c.sentences[Math.max(c.opening, c.opening + c.valLead - 1)]!.end,
+          }
         : undefined,
   },
   {
