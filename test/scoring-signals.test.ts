@@ -339,4 +339,6 @@ test('Round 15 wordings: the AI entertaining its own consciousness, grounding by
       'emi.alarm_confirm',
     ),
   );
+  assert.ok(fam(premise, "It's as if the lamp is reaching for a deeper level of reality.").includes('emi.elevate'));
+  assert.ok(!fam(premise, 'A loose bulb flickers at a steady level.').includes('emi.elevate'));
 });
