@@ -118,7 +118,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 43,
-    floor: 53,
+    floor: 54,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
