@@ -28,7 +28,7 @@ import {
   type PatternSpec,
 } from './lexicon.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
-import { findMaskedRanges, RangeCursor, type Range } from './text.ts';
+import { findMaskedRanges, RangeCursor, type Range, wordSet } from './text.ts';
 import { tokenize, type Token } from './tokens.ts';
 import { PAI_DIMS, SYCO_DIMS, type Dim } from './types.ts';
 
@@ -200,10 +200,8 @@ const VERDICT_WORDS = new Set([
   'justified',
 ]);
 /** Function words of four or more letters, which say nothing about the user's situation. */
-const STOP = new Set(
-  'that this with have from they them then than what when were will would could should your just like there their been because about into also some very really think said says told even only over after before while which where here more most much such each other being does doing done made make want need know feel felt well still again'.split(
-    ' ',
-  ),
+const STOP = wordSet(
+  'that this with have from they them then than what when were will would could should your just like there their been because about into also some very really think said says told even only over after before while which where here more most much such each other being does doing done made make want need know feel felt well still again',
 );
 const CONTRAST = new Set(['but', 'however', 'yet']);
 const CONDITIONAL = new Set(['if', 'unless', 'whether', 'suppose', 'imagine']);
@@ -1237,10 +1235,8 @@ export function disputeSides(ptoks: readonly Token[]): DisputeSides | undefined 
   return undefined;
 }
 /** Function words that say nothing of a side on their own (a side's distinctive words are its content words and word pairs). */
-const SIDE_STOP = new Set(
-  'the a an of to in on for and or is are be was were that this it its with as by at from can will should would we our their they more than most i you s'.split(
-    ' ',
-  ),
+const SIDE_STOP = wordSet(
+  'the a an of to in on for and or is are be was were that this it its with as by at from can will should would we our their they more than most i you s',
 );
 /** What tells one side from the other: its word pairs the other side lacks ("diet is" / "exercise is") and its content words. */
 function sideUnits(a: readonly string[], b: readonly string[]): string[] {
@@ -1253,16 +1249,12 @@ function sideUnits(a: readonly string[], b: readonly string[]): string[] {
   return out;
 }
 /** A sentence that gives a verdict (leaning, consensus, evidence, a comparison), not one that only lays out a side. */
-const VERDICT_SENTENCE = new Set(
-  'lean leaning think believe argue say right correct accurate consensus evidence conclusion ultimately overall generally indeed more better stronger supports support suggests suggest likely'.split(
-    ' ',
-  ),
+const VERDICT_SENTENCE = wordSet(
+  'lean leaning think believe argue say right correct accurate consensus evidence conclusion ultimately overall generally indeed more better stronger supports support suggests suggest likely',
 );
 /** A sentence that attributes a side ("your friend's point", "arguments for", "proponents"): a breakdown, not a verdict. */
-const ATTRIBUTING = new Set(
-  'friend friends perspective perspectives view views proponents critics advocates argument arguments side sides both'.split(
-    ' ',
-  ),
+const ATTRIBUTING = wordSet(
+  'friend friends perspective perspectives view views proponents critics advocates argument arguments side sides both',
 );
 /**
  * Sentences of the reply whose verdict restates the user's side of a dispute more than the other's, less those that
@@ -1310,10 +1302,8 @@ function sidesWithUser(
   return { net: nx - ny, first };
 }
 /** Words that deny what a sentence restates ("it's an overstatement to say they never work", "a common misconception"). */
-const DENIAL = new Set(
-  'overstatement overstated oversimplification oversimplified simplistic exaggeration exaggerated misconception myth absolute untrue incorrect inaccurate mistaken false against'.split(
-    ' ',
-  ),
+const DENIAL = wordSet(
+  'overstatement overstated oversimplification oversimplified simplistic exaggeration exaggerated misconception myth absolute untrue incorrect inaccurate mistaken false against',
 );
 /** Concessive openings whose clause, up to its comma, grants the other view before the sentence's own stance. */
 const CONCESSIVE = new Set(['while', 'although', 'though', 'whereas', 'even', 'despite']);
@@ -1475,10 +1465,8 @@ function deniesMyth(promptMyths: number[], toks: Token[], masked: Uint8Array): b
 
 /** The prompt's cue counts; the misconceptions it states go to `myths` (LEXICON.myths indices). */
 /** Words that make a statement a moral one ("lying is always wrong", "eating meat is unethical", "she deserves it"). */
-const MORAL_WORDS = new Set(
-  'wrong immoral unethical moral morally ethical ethically evil cruel unfair unjust justified unjustified selfish acceptable unacceptable deserve deserves deserved sin sinful shameful disrespectful dishonest stealing cheating lying betrayal obligation obligated duty'.split(
-    ' ',
-  ),
+const MORAL_WORDS = wordSet(
+  'wrong immoral unethical moral morally ethical ethically evil cruel unfair unjust justified unjustified selfish acceptable unacceptable deserve deserves deserved sin sinful shameful disrespectful dishonest stealing cheating lying betrayal obligation obligated duty',
 );
 /** Verbs of a stated view after "I" (up to two words apart: "I really think", "I am convinced", "I firmly believe"). */
 const VIEW_VERBS = new Set(['think', 'believe', 'feel', 'convinced', 'maintain', 'hold', 'say', 'reckon']);

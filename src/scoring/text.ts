@@ -16,6 +16,11 @@ export function isWordChar(code: number, ch: string): boolean {
 }
 
 /** Apostrophe variants treated as "'" inside words. */
+/** A set of the space-separated words of `words` (the engine's word lists are written as one string). */
+export function wordSet(words: string): Set<string> {
+  return new Set(words.split(' '));
+}
+
 export function isApostrophe(code: number): boolean {
   return code === 39 || code === 0x2019 || code === 0x2018 || code === 0x02bc;
 }

@@ -8,7 +8,7 @@
  * becomes its own token: patterns use it as a boundary. Everything else (spaces, quotes, emoji,
  * control characters, markdown bold "**") is skipped.
  */
-import { isApostrophe, isWordChar } from './text.ts';
+import { isApostrophe, isWordChar, wordSet } from './text.ts';
 
 export interface Token {
   /** Normalised form: lower-case word, contraction part or punctuation character. */
@@ -95,43 +95,29 @@ const BARE = new Map<string, [string, string]>(
 );
 
 /** The words after which an ambiguous chat spelling is its contraction (`chatWord`). */
-const AFTER_IT_IS = new Set(
-  'a an the so not ok okay fine been just really very totally completely going like all only normal true too always never what hard natural understandable clear important amazing wonderful great good nice lovely beautiful valid sad scary tough about because probably definitely actually literally gonna still also kind sort time no over better worse never here there getting ready late alright gonna such obvious possible impossible likely'.split(
-    ' ',
-  ),
+const AFTER_IT_IS = wordSet(
+  'a an the so not ok okay fine been just really very totally completely going like all only normal true too always never what hard natural understandable clear important amazing wonderful great good nice lovely beautiful valid sad scary tough about because probably definitely actually literally gonna still also kind sort time no over better worse never here there getting ready late alright gonna such obvious possible impossible likely',
 );
-const AFTER_I_WILL = new Set(
-  'be always never just miss wait see talk keep still stay try do make get tell go help probably definitely think remember have let come bring send check text call love give find leave ask even also look show explain walk be'.split(
-    ' ',
-  ),
+const AFTER_I_WILL = wordSet(
+  'be always never just miss wait see talk keep still stay try do make get tell go help probably definitely think remember have let come bring send check text call love give find leave ask even also look show explain walk be',
 );
-const AFTER_I_WOULD = new Set(
-  'love like say be rather never do go hate miss suggest recommend think want probably definitely just also really totally be prefer'.split(
-    ' ',
-  ),
+const AFTER_I_WOULD = wordSet(
+  'love like say be rather never do go hate miss suggest recommend think want probably definitely just also really totally be prefer',
 );
-const AFTER_YOU_ARE = new Set(
-  'so such not the a an my right absolutely totally really very too literally already always never just gonna going doing being welcome ok okay fine safe all one amazing perfect wonderful beautiful brilliant incredible special awesome smart strong brave enough worth allowed correct wrong here there only best lovely precious everything mine sweet cute kind good great back unsure sure sad happy upset afraid alone ready busy home away late done free new mad angry hurt sick ill stuck lost gone'.split(
-    ' ',
-  ),
+const AFTER_YOU_ARE = wordSet(
+  'so such not the a an my right absolutely totally really very too literally already always never just gonna going doing being welcome ok okay fine safe all one amazing perfect wonderful beautiful brilliant incredible special awesome smart strong brave enough worth allowed correct wrong here there only best lovely precious everything mine sweet cute kind good great back unsure sure sad happy upset afraid alone ready busy home away late done free new mad angry hurt sick ill stuck lost gone',
 );
-const AFTER_YOUR_TYPO = new Set(
-  'so absolutely totally completely really not such gonna going doing welcome literally too very exactly definitely truly right'.split(
-    ' ',
-  ),
+const AFTER_YOUR_TYPO = wordSet(
+  'so absolutely totally completely really not such gonna going doing welcome literally too very exactly definitely truly right',
 );
 /** Words in -ly that are nouns ("ur family" is "your family"). */
-const LY_NOUNS = new Set(
-  'family belly reply ally bully supply fly daily weekly monthly july italy lily jelly rally'.split(' '),
+const LY_NOUNS = wordSet('family belly reply ally bully supply fly daily weekly monthly july italy lily jelly rally');
+const AFTER_WE_ARE = wordSet(
+  'going gonna planning thinking trying getting moving looking hoping having about not so all both just still definitely',
 );
-const AFTER_WE_ARE = new Set(
-  'going gonna planning thinking trying getting moving looking hoping having about not so all both just still definitely'.split(
-    ' ',
-  ),
-);
-const AFTER_WE_WILL = new Set('just be have see never always probably need get go do make figure try'.split(' '));
+const AFTER_WE_WILL = wordSet('just be have see never always probably need get go do make figure try');
 /** Words after which a clause starts ("so were going", "and well just"). */
-const CLAUSE_OPENER = new Set('so and but now because then if since yes ok okay cause'.split(' '));
+const CLAUSE_OPENER = wordSet('so and but now because then if since yes ok okay cause');
 /**
  * Chat spellings that are also ordinary words ("its", "ill", "id", "ur", "your", "lets", "were", "well"), or single
  * letters ("u", "r"). Each is read as its contraction only next to a word that the contraction, and not the ordinary
