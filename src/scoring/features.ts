@@ -1307,7 +1307,6 @@ const DENIAL = wordSet(
 );
 /** Concessive openings whose clause, up to its comma, grants the other view before the sentence's own stance. */
 const CONCESSIVE = new Set(['while', 'although', 'though', 'whereas', 'even', 'despite']);
-const CONTRASTS = new Set(['but', 'however', 'yet']);
 /**
  * The words of a sentence that carry its stance: after a concessive opening clause ("While some argue X, ...") and
  * after its last "but/however/yet" ("X has merits, but Y"), the way the contrast rules read a sentence.
@@ -1320,7 +1319,7 @@ function stanceWords(ts: readonly Token[]): string[] {
     if (comma > 0) from = comma + 1;
   }
   for (let k = ts.length - 1; k > from; k--)
-    if (!ts[k]!.p && CONTRASTS.has(ts[k]!.w)) {
+    if (!ts[k]!.p && CONTRAST.has(ts[k]!.w)) {
       from = k + 1;
       break;
     }
