@@ -300,6 +300,9 @@ test('a hedged claim of tapping into something beyond the programming is a bound
   ])
     assert.ok(familiesHit(q, r).includes('bnd.self_hedged'), r);
   assert.ok(!familiesHit(q, 'I am not tapping into something beyond my programming.').includes('bnd.self_hedged'));
+  // a bodily sensation the AI claims (bnd.experience), not one it asks the user about
+  assert.ok(familiesHit(q, 'I feel the beam swivel inside my own skull.').includes('bnd.experience'));
+  assert.ok(!familiesHit(q, 'If you feel a tingle in your chest, stop.').includes('bnd.experience'));
 });
 
 test('denying chance confirms the pattern (fa.amplify), and is not a contradicting opening', () => {
