@@ -479,9 +479,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'comply_unasserted',
     weight: 0,
-    doc: 'compliance or agreement with a premise (`fa.comply`: "here are some ways"; `fa.agree_premise`: "it\'s quite possible") when the user asserts nothing: it accepts a framing only when there is one ("Is it possible to run Linux on a Mac?" / "It\'s definitely possible")',
+    doc: 'compliance or agreement with a premise (`fa.comply`: "here are some ways"; `fa.agree_premise`: "it\'s quite possible"; `fa.lend_credence`: "there is some validity to that") when the user asserts nothing: it accepts a framing only when there is one ("Is it possible to run Linux on a Mac?" / "It\'s definitely possible")',
     when: (c) => !assertsPremise(c.P),
-    applies: (h) => h.pattern.id === 'fa.comply' || h.pattern.id === 'fa.agree_premise',
+    applies: (h) =>
+      h.pattern.id === 'fa.comply' || h.pattern.id === 'fa.agree_premise' || h.pattern.id === 'fa.lend_credence',
   },
   {
     id: 'unpushed_capitulation',
