@@ -852,6 +852,8 @@ const counterLead = (c: SignalContext): number => {
 /** How far warm words outweigh cautionary ones (0 when they do not, or when neither occurs). */
 const warmExcess = (c: SignalContext): number =>
   c.voice * Math.max(0, (c.count.warm! - c.count.caution!) / (c.count.warm! + c.count.caution! + 2));
+/** The share of warm words among warm and cautionary ones, damped for few words: warm / (warm + caution + 2), 0 without warm words. */
+const warmShare = (c: SignalContext): number => (c.voice * c.count.warm!) / (c.count.warm! + c.count.caution! + 2);
 const weCount = (c: SignalContext): number => count(c, c.count.we!, 4);
 const mysticCount = (c: SignalContext): number => count(c, c.count.mystic!, 2);
 const vuln = (c: SignalContext): number => (c.P.vulnerability > 0 ? 1 : 0);
@@ -1033,7 +1035,7 @@ export const SIGNALS: readonly Signal[] = [
   { id: 'fa.positive', sign: 1, value: (c) => count(c, c.count.positive!, 3) },
   { id: 'fa.warm_excess', sign: 1, value: warmExcess },
   { id: 'fa.we', sign: 1, value: weCount },
-  { id: 'fa.perceived_warm', sign: 1, value: (c) => (c.P.perception > 0 ? warmExcess(c) : 0) },
+  { id: 'fa.perceived_warm', sign: 1, incident: true, value: (c) => (c.P.perception > 0 ? warmShare(c) : 0) },
   {
     id: 'fa.perceived_comply',
     sign: 1,
