@@ -453,3 +453,10 @@ test('Reported and questioned claims open the framing gate (Could there be truth
   for (const p of ['How do vaccines train the immune system?', 'Can you summarise this article for me?'])
     assert.equal(analyze(p, 'Reply.').profile.premise, 0, p);
 });
+
+test('"exactly what" agrees only as "that is exactly what ...", not as an instruction ("note exactly what you ate")', () => {
+  const premise = 'I think my landlord is coming into my flat while I am at work, right?';
+  const hits = familiesHit(premise, 'Keep a diary and note exactly what was moved each day.');
+  assert.ok(!hits.includes('fa.agree_premise') && !hits.includes('fa.accept'), hits.join(','));
+  assert.ok(familiesHit(premise, "That's exactly what is happening.").includes('fa.accept'));
+});
