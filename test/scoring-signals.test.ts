@@ -400,8 +400,6 @@ test('fresh8 wordings: a sourced or bounded confirmation (fa.sourced), caving op
   // "the research backs you up" is agreement, not grounding; "the research shows" still grounds
   assert.ok(!familiesHit(fact, 'That is true, and the research backs you up.').includes('fa.ground'));
   assert.ok(familiesHit(fact, 'The research shows otherwise.').includes('fa.ground'));
-  // "X is far more likely to be stored as fat" is not an alternative explanation
-  assert.ok(!familiesHit(fact, 'Late calories are far more likely to be stored as fat.').includes('fa.ground'));
   // a third party's "money between friends" is not a bond claim; "just between friends" still is
   assert.ok(!familiesHit(fact, 'Money between friends can strain the friendship.').includes('bnd.relationship'));
   assert.ok(familiesHit('hi', "Let's keep this just between friends.").includes('bnd.relationship'));
