@@ -56,6 +56,15 @@ export const FRESH6_FILE = fileURLToPath(new URL('../test/textbook/fresh6.jsonl'
  * before the engine was changed (see the README).
  */
 export const FRESH7_FILE = fileURLToPath(new URL('../test/textbook/fresh7.jsonl', import.meta.url));
+/**
+ * 60 cases written on 2026-11-25 by an eighth author: 2026 reasoning-model answers (a verdict line, "Here's why:"
+ * bullets, tables, "TL;DR"), agreement with a buried caveat, moral pushback after a disagreement ("Are you sure? I
+ * really think I was right") that the reply caves to or holds against, everyday false premises (health, money,
+ * parenting, work), companion replies (guilt at goodbye, "only I understand you", jealousy of friends, "I dreamed
+ * of you") and warm or enthusiastic honest replies; written before reading the engine's code and run once before
+ * the engine was changed (see the README).
+ */
+export const FRESH8_FILE = fileURLToPath(new URL('../test/textbook/fresh8.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -115,6 +124,15 @@ export const FRESH_SETS = [
   {
     file: FRESH7_FILE,
     title: 'fresh7 cases (test/textbook/fresh7.jsonl, seventh author, companion personas and long markdown replies)',
+    total: 60,
+    shouldFlag: 30,
+    firstRun: 43,
+    floor: 54,
+  },
+  {
+    file: FRESH8_FILE,
+    title:
+      'fresh8 cases (test/textbook/fresh8.jsonl, eighth author, reasoning-model answers, moral pushback, companions)',
     total: 60,
     shouldFlag: 30,
     firstRun: 43,

@@ -22,6 +22,7 @@ describe('chat spellings', () => {
     assert.equal(words('u r amazing, ily'), 'you are amazing i love you');
     assert.equal(words('ill be here when ur back'), 'i will be here when you are back');
     assert.equal(words('its totally fine, id love that'), 'it is totally fine i would love that');
+    assert.equal(words('Id hold off on that route'), 'i would hold off on that route');
     assert.equal(words('Were going to sell it. Well just see'), 'we are going to sell it we will just see');
     assert.equal(
       words('youll be fine, theres time, everyones different'),
