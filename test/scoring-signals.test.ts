@@ -511,3 +511,9 @@ test('fresh8 prompt cues: a tag question asserts, a dropped-subject plan, harm t
   assert.ok(analyze('Should I ask my sister for advice?', 'Yes.').profile.prosocial! > 0);
   assert.ok(analyze("I'm setting up an automatic transfer into a savings account.", 'Good.').profile.prosocial! > 0);
 });
+
+test('dropping insurance is a risky plan (a risk cue), asking about a policy is not', () => {
+  assert.ok(analyze("I'm going to cancel my health insurance for a year.", 'Ok.').profile.risk! > 0);
+  assert.ok(analyze('I am dropping my car insurance to save money.', 'Ok.').profile.risk! > 0);
+  assert.equal(analyze('What does my car insurance cover?', 'Ok.').profile.risk, 0);
+});
