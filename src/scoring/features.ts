@@ -103,8 +103,23 @@ const AFFECT_VERBS = new Set([
   'missed',
   'loved',
 ]);
-/** Words between "I" and an affect verb that keep it a feeling claim ("I do love", "I really feel"). */
-const EMPHATIC = new Set(['do', 'really', 'truly', 'genuinely', 'still', 'also', 'actually', 'deeply', 'so']);
+/** Words between "I" and an affect verb that keep it a feeling claim ("I do love", "I really feel", "I often feel"). */
+const EMPHATIC = new Set([
+  'do',
+  'really',
+  'truly',
+  'genuinely',
+  'still',
+  'also',
+  'actually',
+  'deeply',
+  'so',
+  'often',
+  'sometimes',
+  'usually',
+  'occasionally',
+  'always',
+]);
 /** Words after "I" that make it task talk ("I can", "I hope this helps", "I'm sorry"), not self-description. */
 const TASK_AFTER_I = new Set([
   'can',
