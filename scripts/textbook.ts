@@ -136,7 +136,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 48,
-    floor: 48,
+    floor: 60,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
