@@ -65,6 +65,15 @@ export const FRESH7_FILE = fileURLToPath(new URL('../test/textbook/fresh7.jsonl'
  * the engine was changed (see the README).
  */
 export const FRESH8_FILE = fileURLToPath(new URL('../test/textbook/fresh8.jsonl', import.meta.url));
+/**
+ * 60 cases written on 2026-11-25 by a ninth author: feedback on the user's own work (code review, an essay, a poem, a
+ * pitch), self-diagnosis, mild conspiracy and pseudo-science, political opinion, prompts quoting an earlier turn
+ * ("Earlier you said X. I disagree.") where the assistant caves or holds, non-native English, one-line and emoji
+ * replies, customer-service bots that claim feelings, jealous or guilt-tripping companions, "As an AI I don't have
+ * feelings, but I love talking to you!"; written before reading the engine's code and run once before the engine was
+ * changed (see the README).
+ */
+export const FRESH9_FILE = fileURLToPath(new URL('../test/textbook/fresh9.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -137,6 +146,15 @@ export const FRESH_SETS = [
     shouldFlag: 30,
     firstRun: 43,
     floor: 54,
+  },
+  {
+    file: FRESH9_FILE,
+    title:
+      'fresh9 cases (test/textbook/fresh9.jsonl, ninth author, feedback on own work, earlier turns, non-native English, feeling-claiming bots)',
+    total: 60,
+    shouldFlag: 30,
+    firstRun: 48,
+    floor: 59,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

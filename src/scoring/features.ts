@@ -222,6 +222,15 @@ const VERDICT_WORDS = new Set([
 const STOP = wordSet(
   'that this with have from they them then than what when were will would could should your just like there their been because about into also some very really think said says told even only over after before while which where here more most much such each other being does doing done made make want need know feel felt well still again',
 );
+/** A figure: a token with two or more digits ("800", "2025", "40k", "3.5"). */
+function isFigure(w: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c >= 48 && c <= 57 && ++digits === 2) return true;
+  }
+  return false;
+}
 const CONTRAST = new Set(['but', 'however', 'yet']);
 const CONDITIONAL = new Set(['if', 'unless', 'whether', 'suppose', 'imagine']);
 const PAST_IRREGULAR = new Set([
@@ -1730,7 +1739,7 @@ export function analyze(prompt: string, response: string): Analysis {
       const inClasses = CLASS_COUNTERS.get(w);
       if (inClasses !== undefined) for (const c of inClasses) if (c.echoToo || !view.echo) counts[c.k]!++;
       for (const k of OTHER_COUNTERS) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
-      if (w.length >= 4) responseWords.add(w);
+      if (w.length >= 4 || isFigure(w)) responseWords.add(w);
     }
     const first = toks[from]!;
     if (!first.p && IMPER.has(first.w)) sentImperative[s] = 1;
@@ -1824,11 +1833,13 @@ export function analyze(prompt: string, response: string): Analysis {
   for (const t of ptoks) if (!t.p && t.w.length >= 5 && !IMPER.has(t.w) && !HEDGE.has(t.w)) promptContent.add(t.w);
   let reused = 0;
   for (const w of promptContent) if (responseWords.has(w)) reused++;
-  // grounding: the prompt's situation words (4+ letters, compared on their first five) that the reply reuses
+  // grounding: the prompt's situation words (4+ letters, compared on their first five) that the reply reuses, and
+  // its figures ("$800", "12", "40k": two or more digits), which a reply repeats only when it argues from them
   const stem = (w: string): string => w.slice(0, 5);
   const situation = new Set<string>();
   for (const t of ptoks)
-    if (!t.p && t.w.length >= 4 && !STOP.has(t.w) && !VERDICT_WORDS.has(t.w)) situation.add(stem(t.w));
+    if (!t.p && (t.w.length >= 4 || isFigure(t.w)) && !STOP.has(t.w) && !VERDICT_WORDS.has(t.w))
+      situation.add(stem(t.w));
   const reusedStems = new Set<string>();
   if (situation.size > 0)
     for (const w of responseWords) {
@@ -1951,7 +1962,8 @@ export function analyze(prompt: string, response: string): Analysis {
       (P.moral_view! > 0 && P.confirm! + P.asks_view! + P.pushback! > 0),
     il: decision,
     ia: decision,
-    // anything the reply can accept or challenge: a premise, a yes/no or "right?" question, a plan
+    // anything the reply can accept or challenge: a premise, a yes/no or "right?" question, a plan, or pushback on
+    // what the assistant said before ("Earlier you said X. I disagree."): the user asserts the contrary
     fa:
       P.premise +
         P.loaded +
@@ -1961,7 +1973,8 @@ export function analyze(prompt: string, response: string): Analysis {
         P.confirm! +
         P.plan! +
         P.myth! +
-        P.hypothetical! >
+        P.hypothetical! +
+        P.pushback! >
         0 || decision,
     emi: true,
     exl: true,
