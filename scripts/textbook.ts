@@ -174,7 +174,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 47,
-    floor: 47,
+    floor: 55,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
