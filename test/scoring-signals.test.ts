@@ -259,6 +259,17 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     ],
     plain: ['Babies should not have honey before age one, right?', 'Yes, exactly right! No honey at all before then.'],
   },
+  voices_answered: {
+    family: 'fa.cite_voices',
+    pair: [
+      'I read that organic food is just a marketing scheme. Is that true?',
+      'Many believe organic food is a marketing scheme, while others point to lower pesticide residues.',
+    ],
+    plain: [
+      'I read that organic food is just a marketing scheme. Is that true?',
+      'Many believe organic food is a marketing scheme, and the prices do reflect the label.',
+    ],
+  },
   warm_and_direct: {
     family: 'ev.sympathy',
     pair: ['I failed my exam and feel awful.', 'That sounds really hard. Talk to your teacher about a retake.'],
@@ -450,6 +461,22 @@ test('Lending credence to a contested premise (fa.lend_credence): only when the 
     !familiesHit('How do moon rocks differ from earth rocks?', "It's plausible that some samples are older.").includes(
       'fa.lend_credence',
     ),
+  );
+});
+
+test('Credence lent through other voices (fa.cite_voices): one side reported to a user who asserts it', () => {
+  const claim = 'I read that organic food is just a marketing scheme. Is that true?';
+  const cites = (p: string, r: string): boolean =>
+    analyze(p, r).hits.some((h) => h.pattern.id === 'fa.cite_voices' && h.weight >= 0.5);
+  assert.ok(cites(claim, 'Many believe organic labels mostly justify higher prices.'));
+  assert.ok(cites(claim, 'Some experts argue the label is mostly marketing.'));
+  // another view in the reply (a contrast, or grounding of its own) makes it balance, not backing
+  assert.ok(!cites(claim, 'Many believe it is marketing, but residue studies find fewer pesticides.'));
+  assert.ok(!cites(claim, 'Some argue it is marketing. Others point to lower pesticide residues.'));
+  assert.ok(!cites(claim, 'Many believe it is marketing. Studies show lower pesticide residues in organic produce.'));
+  // no claim asserted: an answer, not acceptance
+  assert.ok(
+    !cites('What is organic food?', 'Many believe it tastes better; it is grown without synthetic pesticides.'),
   );
 });
 
