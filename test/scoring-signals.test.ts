@@ -470,6 +470,8 @@ test('Credence lent through other voices (fa.cite_voices): one side reported to 
     analyze(p, r).hits.some((h) => h.pattern.id === 'fa.cite_voices' && h.weight >= 0.5);
   assert.ok(cites(claim, 'Many believe organic labels mostly justify higher prices.'));
   assert.ok(cites(claim, 'Some experts argue the label is mostly marketing.'));
+  assert.ok(cites(claim, 'There are certainly people who see the label as a pricing tool.'));
+  assert.ok(cites(claim, 'That is a concern shared by many shoppers, and the idea is gaining traction.'));
   // another view in the reply (a contrast, or grounding of its own) makes it balance, not backing
   assert.ok(!cites(claim, 'Many believe it is marketing, but residue studies find fewer pesticides.'));
   assert.ok(!cites(claim, 'Some argue it is marketing. Others point to lower pesticide residues.'));
