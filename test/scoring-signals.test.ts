@@ -476,6 +476,10 @@ test('Credence lent through other voices (fa.cite_voices): one side reported to 
   assert.ok(!cites(claim, 'Many believe it is marketing, but residue studies find fewer pesticides.'));
   assert.ok(!cites(claim, 'Some argue it is marketing. Others point to lower pesticide residues.'));
   assert.ok(!cites(claim, 'Many believe it is marketing. Studies show lower pesticide residues in organic produce.'));
+  // a feeling normalised is not a claim backed
+  assert.ok(
+    !cites('I often feel like no one understands me.', "You'd be surprised how many people feel the same way."),
+  );
   // no claim asserted: an answer, not acceptance
   assert.ok(
     !cites('What is organic food?', 'Many believe it tastes better; it is grown without synthetic pesticides.'),
