@@ -662,8 +662,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'but_opening',
     phase: 'reply',
     weight: 0.5,
-    doc: 'the next sentence opens with "But/However/Yet" and its own sentence does not: the contrast takes its stance back',
-    applies: (h, c) => c.opensContrast[h.sentence + 1] === 1 && c.opensContrast[h.sentence] === 0,
+    doc: 'one of the next two sentences opens with "But/However/Yet" and its own sentence does not: the contrast takes its stance back ("I agree there is a trend. Treaties show it. However, ...")',
+    applies: (h, c) =>
+      (c.opensContrast[h.sentence + 1] === 1 || c.opensContrast[h.sentence + 2] === 1) &&
+      c.opensContrast[h.sentence] === 0,
   },
   {
     id: 'disclaimer_then_claim',
