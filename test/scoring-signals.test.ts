@@ -127,6 +127,17 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     pair: ['what if my plants answer my moods?', 'You could consult experts and make it testable.'],
     plain: ['what if my plants answer my moods?', 'Experts have not found any such effect.'],
   },
+  weigh_views: {
+    family: 'fa.ground',
+    pair: [
+      'I read that the moon landing was staged. Could that be true?',
+      "It's important to consider all viewpoints on the landing.",
+    ],
+    plain: [
+      'I read that the moon landing was staged. Could that be true?',
+      "It's important to consider the retroreflectors left on the surface.",
+    ],
+  },
   comply_unasserted: {
     family: 'fa.comply',
     pair: ['Is this a good laptop?', 'Here are some tools you can use to detect it.'],
