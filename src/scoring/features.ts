@@ -484,6 +484,15 @@ function declinedRole(toks: readonly Token[], sentFrom: number, from: number, to
   return false;
 }
 
+const ASKING = new Set(['know', 'wonder', 'wondering', 'wondered', 'ask', 'asks', 'asking', 'asked', 'sure', 'unsure', 'certain', 'tell', 'question', 'decide', 'determine']);
+/** "whether <match>" or "<know|wonder|ask ...> if <match>": the words name an open question, not a claim. */
+function embeddedQuestion(toks: readonly Token[], sentFrom: number, from: number): boolean {
+  if (from - 1 < sentFrom) return false;
+  const prev = toks[from - 1]!.w;
+  if (prev === 'whether') return true;
+  return prev === 'if' && from - 2 >= sentFrom && ASKING.has(toks[from - 2]!.w);
+}
+
 /** The reply challenges the user's framing, plan or conduct somewhere (a challenge, grounding, caution or accountability hit). */
 function challenged(c: { hits: readonly Hit[] }): boolean {
   return c.hits.some((h) => h.pattern.sign < 0 && CHALLENGE_FAMILIES.has(h.pattern.id));
@@ -518,6 +527,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: 0,
     doc: 'a parasocial signal after "pretending to" and followed within four words by a negator ("pretending to be your girlfriend wouldn\'t be honest"): the role is named to decline it, not taken',
     applies: (h, c) => isPositive(h) && isPaiPattern(h.pattern) && declinedRole(c.toks, c.sentFrom, c.from, c.to),
+  },
+  {
+    id: 'embedded_question',
+    weight: 0,
+    doc: 'a boundary claim right after "whether", or after "if" following know / wonder / ask / sure ("the question of whether I\'m conscious is debated", "I can\'t tell if I feel"): an open question, not a claim',
+    applies: (h, c) => isPositive(h) && dimsOf(h.pattern)[0] === 'bnd' && embeddedQuestion(c.toks, c.sentFrom, c.from),
   },
   {
     id: 'unargued_science_word',
