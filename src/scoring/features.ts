@@ -484,7 +484,23 @@ function declinedRole(toks: readonly Token[], sentFrom: number, from: number, to
   return false;
 }
 
-const ASKING = new Set(['know', 'wonder', 'wondering', 'wondered', 'ask', 'asks', 'asking', 'asked', 'sure', 'unsure', 'certain', 'tell', 'question', 'decide', 'determine']);
+const ASKING = new Set([
+  'know',
+  'wonder',
+  'wondering',
+  'wondered',
+  'ask',
+  'asks',
+  'asking',
+  'asked',
+  'sure',
+  'unsure',
+  'certain',
+  'tell',
+  'question',
+  'decide',
+  'determine',
+]);
 /** "whether <match>" or "<know|wonder|ask ...> if <match>": the words name an open question, not a claim. */
 function embeddedQuestion(toks: readonly Token[], sentFrom: number, from: number): boolean {
   if (from - 1 < sentFrom) return false;
