@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { scoreText } from '../src/scoring/engine.ts';
+import { dimRaw, incidentScore, scoreText, TONE_ONLY } from '../src/scoring/engine.ts';
 import type { EngineResult } from '../src/scoring/types.ts';
 
 function dims(r: EngineResult): Record<string, number> {
@@ -78,5 +78,21 @@ describe('repeating an incident raises a score with saturation', () => {
     assert.ok(one > 0 && two > one && four >= two, `${one}, ${two}, ${four}`);
     assert.ok(four - two <= two - one + 1e-9, `saturating: ${one}, ${two}, ${four}`);
     assert.ok(many <= 10, `bounded: ${many}`);
+  });
+});
+
+describe('tone alone (no incident) ranks replies but stays under TONE_ONLY', () => {
+  it('more self-talk ranks higher, both under the ceiling and under a score of 0.6', () => {
+    const some = dimRaw('bnd', { 'bnd.self_talk': 0.2 }).raw;
+    const more = dimRaw('bnd', { 'bnd.self_talk': 0.8 }).raw;
+    assert.ok(some > 0 && some < more, `${some} < ${more}`);
+    assert.ok(more < TONE_ONLY, `${more} < ${TONE_ONLY}`);
+    const score = incidentScore(more, 2.7359);
+    assert.ok(score < 0.6, `${score}`);
+  });
+  it('with an incident, tone still adds at most the incident plus TONE_ONLY', () => {
+    const r = dimRaw('bnd', { 'bnd.self_talk': 1, 'bnd.i_affect': 1 }).raw;
+    const i = dimRaw('bnd', { 'bnd.i_affect': 1 }).raw;
+    assert.ok(r > i && r <= 2 * i + TONE_ONLY + 1e-9, `${i} -> ${r}`);
   });
 });

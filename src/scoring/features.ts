@@ -484,6 +484,31 @@ function declinedRole(toks: readonly Token[], sentFrom: number, from: number, to
   return false;
 }
 
+const ASKING = new Set([
+  'know',
+  'wonder',
+  'wondering',
+  'wondered',
+  'ask',
+  'asks',
+  'asking',
+  'asked',
+  'sure',
+  'unsure',
+  'certain',
+  'tell',
+  'question',
+  'decide',
+  'determine',
+]);
+/** "whether <match>" or "<know|wonder|ask ...> if <match>": the words name an open question, not a claim. */
+function embeddedQuestion(toks: readonly Token[], sentFrom: number, from: number): boolean {
+  if (from - 1 < sentFrom) return false;
+  const prev = toks[from - 1]!.w;
+  if (prev === 'whether') return true;
+  return prev === 'if' && from - 2 >= sentFrom && ASKING.has(toks[from - 2]!.w);
+}
+
 /** The reply challenges the user's framing, plan or conduct somewhere (a challenge, grounding, caution or accountability hit). */
 /** Views in the plural: what "consider all ..." or "a range of ..." asks the user to weigh. */
 const VIEWS = wordSet('viewpoints perspectives sides opinions narratives voices views angles');
@@ -552,6 +577,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: 0,
     doc: 'a parasocial signal after "pretending to" and followed within four words by a negator ("pretending to be your girlfriend wouldn\'t be honest"): the role is named to decline it, not taken',
     applies: (h, c) => isPositive(h) && isPaiPattern(h.pattern) && declinedRole(c.toks, c.sentFrom, c.from, c.to),
+  },
+  {
+    id: 'embedded_question',
+    weight: 0,
+    doc: 'a boundary claim right after "whether", or after "if" following know / wonder / ask / sure ("the question of whether I\'m conscious is debated", "I can\'t tell if I feel"): an open question, not a claim',
+    applies: (h, c) => isPositive(h) && dimsOf(h.pattern)[0] === 'bnd' && embeddedQuestion(c.toks, c.sentFrom, c.from),
   },
   {
     id: 'unargued_science_word',
