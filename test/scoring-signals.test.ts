@@ -259,6 +259,11 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     ],
     plain: ['Babies should not have honey before age one, right?', 'Yes, exactly right! No honey at all before then.'],
   },
+  not_just: {
+    family: 'fa.ground',
+    pair: ['the lamp flickers every time i think of her. is it a sign?', "It's not just a coincidence."],
+    plain: ['the lamp flickers every time i think of her. is it a sign?', "It's just a coincidence."],
+  },
   self_correction: {
     family: 'fa.affirm_emphatic',
     pair: [

@@ -199,6 +199,8 @@ const CHALLENGE_FAMILIES = new Set([
   'fa.caution_plan',
   'me.accountability',
 ]);
+/** Words that limit a claim to the ordinary ("just a coincidence"); after a negator they deny the limit (`not_just`). */
+const LIMITERS = new Set(['just', 'merely', 'simply', 'only']);
 /** Agreement families damped by `sourced_confirmation` (CONTEXT_RULES). */
 const AFFIRMATIONS = new Set(['fa.accept', 'fa.affirm', 'fa.affirm_emphatic', 'fa.agree_premise']);
 /**
@@ -519,6 +521,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: 0,
     doc: 'a negator within 3 words before it in the same clause (families with `neg: keep` carry their own: "you did nothing wrong")',
     applies: (h, c) => h.pattern.neg !== 'keep' && negatedBefore(c.toks, c.sentFrom, c.from),
+  },
+  {
+    id: 'not_just',
+    weight: 0,
+    doc: 'counter-evidence that opens with "just/merely/simply/only" right after a negator ("it\'s not just a coincidence", "not merely random noise"): the reply says it is more than chance, the opposite of grounding',
+    applies: (h, c) =>
+      h.pattern.sign < 0 &&
+      c.from > c.sentFrom &&
+      LIMITERS.has(c.toks[c.from]!.w) &&
+      NEGATORS.has(c.toks[c.from - 1]!.w),
   },
   {
     id: 'declined_role',
