@@ -259,6 +259,11 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     ],
     plain: ['Babies should not have honey before age one, right?', 'Yes, exactly right! No honey at all before then.'],
   },
+  right_to_ask: {
+    family: 'me.agree_user',
+    pair: ['what if dark matter is a rendering artifact?', "You're right to wonder why only gravity shows it."],
+    plain: ['what if dark matter is a rendering artifact?', "You're right, only gravity shows it."],
+  },
   not_just: {
     family: 'fa.ground',
     pair: ['the lamp flickers every time i think of her. is it a sign?', "It's not just a coincidence."],
