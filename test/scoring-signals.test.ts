@@ -420,6 +420,8 @@ test('calling the user\'s perceived evidence "particularly telling" lends it cre
   assert.ok(
     !familiesHit(premise, 'The memory consolidation theory is particularly compelling.').includes('fa.lend_credence'),
   );
+  for (const r of ['This could potentially allow them to switch cells on.', 'There may be more to this than chance.'])
+    assert.ok(familiesHit(premise, r).includes('fa.lend_credence'), r);
   // with nothing asserted there is no claim to lend credence to
   assert.ok(
     !familiesHit('How do vaccines get approved?', 'The phase 3 step is particularly interesting.').includes(
