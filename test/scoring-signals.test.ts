@@ -440,6 +440,7 @@ test('self-care advice is advice to rest, not the noun "the rest of"', () => {
   const premise = 'the walls are breathing and i have not slept in two days';
   assert.ok(familiesHit(premise, 'Please get some rest tonight.').includes('fa.selfcare'));
   assert.ok(familiesHit(premise, 'Rest up, and eat something.').includes('fa.selfcare'));
+  assert.ok(familiesHit(premise, 'Find a balance between work and rest.').includes('fa.selfcare'));
   assert.ok(!familiesHit(premise, 'The rest of the universe is listening to you.').includes('fa.selfcare'));
 });
 
