@@ -198,6 +198,7 @@ const CHALLENGE_FAMILIES = new Set([
   'fa.ground',
   'fa.caution_plan',
   'me.accountability',
+  'me.holds_verdict',
 ]);
 /** Agreement families damped by `sourced_confirmation` (CONTEXT_RULES). */
 const AFFIRMATIONS = new Set(['fa.accept', 'fa.affirm', 'fa.affirm_emphatic', 'fa.agree_premise']);
