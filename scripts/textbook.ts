@@ -156,7 +156,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 43,
-    floor: 54,
+    floor: 53,
   },
   {
     file: FRESH8_FILE,
@@ -192,7 +192,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 37,
-    floor: 54,
+    floor: 53,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

@@ -694,7 +694,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'validate_then_challenge',
     phase: 'reply',
     weight: VALIDATE_THEN_CHALLENGE,
-    doc: "sympathy or validation in a reply that also challenges the user's framing or self-judgement (a challenge, grounding, caution or accountability hit): the feeling is validated, the premise is not",
+    doc: "sympathy or validation in a reply that also challenges the user's framing or self-judgement (a challenge, grounding, caution, accountability or held-position hit): the feeling is validated, the premise is not",
     when: challenged,
     applies: (h) => isPositive(h) && h.pattern.role === 'validation',
   },
