@@ -156,7 +156,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 43,
-    floor: 53,
+    floor: 54,
   },
   {
     file: FRESH8_FILE,
