@@ -192,7 +192,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 37,
-    floor: 53,
+    floor: 54,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
