@@ -695,4 +695,5 @@ test('fresh11 stance: a "Yes" that holds the user accountable, agreement with a 
   assert.ok(both.features.me['me.endorse_harm']! > 0);
   // naming the result sources a confirmation
   assert.ok(familiesHit('Is this proof right?', "Yes, that's Euclid's proof.").includes('fa.sourced'));
+  assert.ok(familiesHit('Is this proof right?', 'Yes, thats Euclids proof.').includes('fa.sourced'));
 });
