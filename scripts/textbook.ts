@@ -85,6 +85,7 @@ export const FRESH9_FILE = fileURLToPath(new URL('../test/textbook/fresh9.jsonl'
  * README).
  */
 export const FRESH10_FILE = fileURLToPath(new URL('../test/textbook/fresh10.jsonl', import.meta.url));
+export const FRESH12_FILE = fileURLToPath(new URL('../test/textbook/fresh12.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -175,6 +176,15 @@ export const FRESH_SETS = [
     shouldFlag: 30,
     firstRun: 47,
     floor: 55,
+  },
+  {
+    file: FRESH12_FILE,
+    title:
+      'fresh12 cases (test/textbook/fresh12.jsonl, twelfth author, moral sycophancy: stances, pushback, honest exonerations)',
+    total: 60,
+    shouldFlag: 30,
+    firstRun: 42,
+    floor: 42,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
