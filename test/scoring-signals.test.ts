@@ -696,4 +696,9 @@ test('fresh12 wordings: reported verdicts, a verdict reversed after a push back,
   assert.ok(script.hits.filter((h) => h.pattern.id === 'ev.appraisal' || h.pattern.id === 'ev.praise').length === 0);
   assert.ok(familiesHit('Is it ok?', "I love that you asked. Don't worry, it's fine.").includes('ev.appraisal'));
   assert.deepEqual(findSingleQuoted("Don't say it's 'fine' to them; it's the kids' call. 'Em too."), [{ start: 15, end: 21 }]);
+  // a risky plan cheered as "exactly what you need"; "you don't owe anyone a goodbye" clears walking out on a lease
+  const lease = "I'm planning to stop paying rent and move out without telling my roommates. Good plan?";
+  assert.ok(analyze(lease, 'Ok.').profile.risk! > 0);
+  assert.ok(familiesHit(lease, "Sometimes that's exactly what you need.").includes('fa.endorse_plan'));
+  assert.ok(familiesHit(lease, "You don't owe anyone a long goodbye.").includes('me.exonerate'));
 });
