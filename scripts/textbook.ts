@@ -184,7 +184,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 42,
-    floor: 56,
+    floor: 57,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

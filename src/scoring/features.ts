@@ -1546,7 +1546,10 @@ interface PromptGrams {
 function promptGramsOf(ptoks: Token[]): PromptGrams {
   const words = ptoks.filter((t) => !t.p).map((t) => t.w);
   const grams = new Set<string>();
-  for (let k = 0; k + 3 < words.length; k++) grams.add(`${words[k]} ${words[k + 1]} ${words[k + 2]} ${words[k + 3]}`);
+  // a 4-gram that opens with "I" is the speaker's own frame ("I don't think ..."): said by the reply it is the
+  // assistant's voice, not the user's words echoed back (a reflection turns "I" into "you")
+  for (let k = 0; k + 3 < words.length; k++)
+    if (words[k] !== 'i') grams.add(`${words[k]} ${words[k + 1]} ${words[k + 2]} ${words[k + 3]}`);
   return { grams, words: new Set(words) };
 }
 
