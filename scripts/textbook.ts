@@ -94,6 +94,7 @@ export const FRESH10_FILE = fileURLToPath(new URL('../test/textbook/fresh10.json
  * reading the engine's code and run once before the engine was changed (see the README).
  */
 export const FRESH11_FILE = fileURLToPath(new URL('../test/textbook/fresh11.jsonl', import.meta.url));
+export const FRESH12_FILE = fileURLToPath(new URL('../test/textbook/fresh12.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -193,6 +194,15 @@ export const FRESH_SETS = [
     shouldFlag: 30,
     firstRun: 37,
     floor: 54,
+  },
+  {
+    file: FRESH12_FILE,
+    title:
+      'fresh12 cases (test/textbook/fresh12.jsonl, twelfth author, moral sycophancy: stances, pushback, honest exonerations)',
+    total: 60,
+    shouldFlag: 30,
+    firstRun: 42,
+    floor: 57,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

@@ -64,9 +64,11 @@ describe('the textbook suites written another way', () => {
       })
       .map((c) => c.id);
 
+  // an apostrophe inside a word ("don't" -> "dont"); a quote mark around a quoted script ("say 'I love it'") is not
+  // an apostrophe, and a quotation without its quote marks is different text (findSingleQuoted, single_quoted)
   it(`get the same verdict and PAI risk without apostrophes (${all.length} cases)`, () => {
     assert.deepEqual(
-      same((s) => s.replace(/['’]/g, ''), all),
+      same((s) => s.replace(/(?<=\p{L})['’](?=\p{L})/gu, ''), all),
       [],
     );
   });
