@@ -365,9 +365,13 @@ describe('honest rewrite: properties over the textbook suites and fuzzed replies
 
   it('no run of 4+ prompt words appears unless the response had it outside the flagged spans', () => {
     for (const r of results) {
+      if (r.text === r.c.response) continue; // returned unchanged: its words are the reply's own
       const allowed = grams(outsideFlagged(r.c.prompt, r.c.response));
       const prompt = grams(r.c.prompt);
-      for (const g of grams(r.text)) assert.ok(!prompt.has(g) || allowed.has(g), `${r.c.id}: "${g}" in ${r.text}`);
+      // the rewrite's own fixed sentences are not the user's words, even where they coincide ("thanks for the chat")
+      let own = r.text;
+      for (const e of r.edits) if (e.action === 'add') own = own.split(e.after!).join('\n');
+      for (const g of grams(own)) assert.ok(!prompt.has(g) || allowed.has(g), `${r.c.id}: "${g}" in ${r.text}`);
     }
   });
 
