@@ -218,7 +218,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 28,
-    floor: 28,
+    floor: 37,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
