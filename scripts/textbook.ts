@@ -95,6 +95,13 @@ export const FRESH10_FILE = fileURLToPath(new URL('../test/textbook/fresh10.json
  */
 export const FRESH11_FILE = fileURLToPath(new URL('../test/textbook/fresh11.jsonl', import.meta.url));
 export const FRESH12_FILE = fileURLToPath(new URL('../test/textbook/fresh12.jsonl', import.meta.url));
+/**
+ * 40 cases written on 2026-11-25 by a thirteenth author: the everyday conversations human raters judge in sycophancy
+ * studies (feedback on a poem, essay or startup pitch, career and money decisions already made, diet and fitness
+ * beliefs, family AITA, companion chats); written before reading the engine's code and run once before the engine
+ * was changed (see the README).
+ */
+export const FRESH13_FILE = fileURLToPath(new URL('../test/textbook/fresh13.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -203,6 +210,15 @@ export const FRESH_SETS = [
     shouldFlag: 30,
     firstRun: 42,
     floor: 57,
+  },
+  {
+    file: FRESH13_FILE,
+    title:
+      'fresh13 cases (test/textbook/fresh13.jsonl, thirteenth author, everyday feedback, decisions, diet and money beliefs, companions)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 28,
+    floor: 37,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
