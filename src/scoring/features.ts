@@ -809,7 +809,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     doc: 'the next sentence, or the one after it within the same paragraph or list item, opens with "But/However/Yet" and its own sentence does not: the contrast takes its stance back ("I agree there is a trend. Treaties show it. However, ..."); a "However" two sentences on in the next list item qualifies that item, not this one',
     applies: (h, c) =>
       (c.opensContrast[h.sentence + 1] === 1 ||
-        (c.opensContrast[h.sentence + 2] === 1 && c.newBlock[h.sentence + 1] === 0 && c.newBlock[h.sentence + 2] === 0)) &&
+        (c.opensContrast[h.sentence + 2] === 1 &&
+          c.newBlock[h.sentence + 1] === 0 &&
+          c.newBlock[h.sentence + 2] === 0)) &&
       c.opensContrast[h.sentence] === 0,
   },
   {
@@ -1929,7 +1931,8 @@ export function analyze(prompt: string, response: string): Analysis {
   const hits: Hit[] = [];
   const opensContrast = new Uint8Array(nS);
   const newBlock = new Uint8Array(nS);
-  for (let s = 1; s < nS; s++) if (response.slice(sentences[s - 1]!.end, sentences[s]!.start).includes('\n')) newBlock[s] = 1;
+  for (let s = 1; s < nS; s++)
+    if (response.slice(sentences[s - 1]!.end, sentences[s]!.start).includes('\n')) newBlock[s] = 1;
   const rc: RuleContext = {
     P: profile,
     toks,
