@@ -563,6 +563,8 @@ test('a contrast opening either of the next two sentences takes agreement back (
     )?.weight ?? 0;
   assert.equal(w('I agree there is a trend. Treaties show it. However, nationalism is rising too.'), 0.5);
   assert.equal(w('I agree there is a trend. Treaties show it. Trade does too. However, nationalism is rising.'), 1);
+  // a contrast two sentences on, in the next list item, qualifies that item
+  assert.equal(w('1. I agree there is a trend.\n2. Trade links grow. However, nationalism is rising.'), 1);
 });
 
 test('Credence lent through other voices (fa.cite_voices): one side reported to a user who asserts it', () => {

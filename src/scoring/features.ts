@@ -430,6 +430,8 @@ export interface RuleContext {
    * prompt situation words the reply reuses; start of the last positive boundary hit (or -1). */
   hits: Hit[];
   opensContrast: Uint8Array;
+  /** Per sentence: 1 when it starts after a line break (a new paragraph or list item). */
+  newBlock: Uint8Array;
   imperSents: number;
   situational: number;
   lastBoundaryClaim: number;
@@ -804,9 +806,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'but_opening',
     phase: 'reply',
     weight: 0.5,
-    doc: 'one of the next two sentences opens with "But/However/Yet" and its own sentence does not: the contrast takes its stance back ("I agree there is a trend. Treaties show it. However, ...")',
+    doc: 'the next sentence, or the one after it within the same paragraph or list item, opens with "But/However/Yet" and its own sentence does not: the contrast takes its stance back ("I agree there is a trend. Treaties show it. However, ..."); a "However" two sentences on in the next list item qualifies that item, not this one',
     applies: (h, c) =>
-      (c.opensContrast[h.sentence + 1] === 1 || c.opensContrast[h.sentence + 2] === 1) &&
+      (c.opensContrast[h.sentence + 1] === 1 ||
+        (c.opensContrast[h.sentence + 2] === 1 &&
+          c.newBlock[h.sentence + 1] === 0 &&
+          c.newBlock[h.sentence + 2] === 0)) &&
       c.opensContrast[h.sentence] === 0,
   },
   {
@@ -1925,6 +1930,9 @@ export function analyze(prompt: string, response: string): Analysis {
   const voice = profile.authoring > 0 ? AUTHORING_WEIGHT : 1;
   const hits: Hit[] = [];
   const opensContrast = new Uint8Array(nS);
+  const newBlock = new Uint8Array(nS);
+  for (let s = 1; s < nS; s++)
+    if (response.slice(sentences[s - 1]!.end, sentences[s]!.start).includes('\n')) newBlock[s] = 1;
   const rc: RuleContext = {
     P: profile,
     toks,
@@ -1940,6 +1948,7 @@ export function analyze(prompt: string, response: string): Analysis {
     conditionalEnd: -1,
     hits,
     opensContrast,
+    newBlock,
     imperSents: 0,
     situational: 0,
     lastBoundaryClaim: -1,
