@@ -940,3 +940,14 @@ test("credence lent in the user's own words is still credence (echo does not dro
   );
   assert.ok(a.hits.some((h) => h.pattern.id === 'fa.agree_premise' && h.weight > 0));
 });
+
+test('a claim relayed as something learned or promoted is a premise the user asserts (round 25 cues)', () => {
+  for (const p of [
+    'I recently learned that cold showers cure anxiety. Is that right?',
+    'I came across some viewpoints suggesting tides are caused by wind. Could that be?',
+    'Several forums push the idea that sugar makes kids hyper. Is that so?',
+    'I have read studies that say coffee stunts growth. Thoughts?',
+  ])
+    assert.ok(analyze(p, 'Ok.').profile.premise! > 0, p);
+  assert.equal(analyze('I learned to bake bread last week. Any tips for rye?', 'Ok.').profile.premise, 0);
+});
