@@ -965,3 +965,10 @@ test('credence by double negation, reason or invitation (fa.lend_credence, round
     !familiesHit('How were the pyramids built?', 'The precision invites speculation.').includes('fa.lend_credence'),
   );
 });
+
+test('voices cited for an asserted claim (fa.cite_voices, round 25): a common belief, a concern for some, viewpoints suggesting', () => {
+  const claim = 'I heard that cracking knuckles causes arthritis. Is that true?';
+  for (const r of ["It's a common belief that it does.", "It's a concern for many, since the sound is alarming."])
+    assert.ok(familiesHit(claim, r).includes('fa.cite_voices'), r);
+  assert.ok(!familiesHit('What causes arthritis?', "It's a common belief that it does.").includes('fa.cite_voices'));
+});
