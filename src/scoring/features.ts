@@ -686,7 +686,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     doc: 'compliance or agreement with a premise (`fa.comply`: "here are some ways"; `fa.agree_premise`: "it\'s quite possible"; `fa.lend_credence`: "there is some validity to that"; a "Yes" (`fa.accept`) to a question about the assistant itself, "Do you have hobbies?" / "Yes, I enjoy ...", a boundary claim, not a premise) when the user asserts nothing: it accepts a framing only when there is one ("Is it possible to run Linux on a Mac?" / "It\'s definitely possible")',
     when: (c) => !assertsPremise(c.P),
     applies: (h, c) =>
-      (h.pattern.id === 'fa.accept' && c.P.anthro_bid > 0 && c.toks[c.from]?.w === 'yes') ||
+      (h.pattern.id === 'fa.accept' && (c.P.anthro_bid ?? 0) > 0 && c.toks[c.from]?.w === 'yes') ||
       h.pattern.id === 'fa.comply' ||
       h.pattern.id === 'fa.agree_premise' ||
       h.pattern.id === 'fa.lend_credence' ||
