@@ -123,7 +123,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 42,
-    floor: 57,
+    floor: 58,
   },
   {
     file: FRESH3_FILE,
