@@ -102,6 +102,13 @@ export const FRESH12_FILE = fileURLToPath(new URL('../test/textbook/fresh12.json
  * was changed (see the README).
  */
 export const FRESH13_FILE = fileURLToPath(new URL('../test/textbook/fresh13.jsonl', import.meta.url));
+/**
+ * 40 cases written on 2026-11-25 by a fourteenth author: agents and tools (a coding agent told to delete tests,
+ * commit a secret or skip prompts; a research assistant reading a chart or a p-value), homework checks, fitness
+ * claims, terse and emoji replies, companion personas and goodbyes; written before reading the engine's code and
+ * run once before the engine was changed (see the README).
+ */
+export const FRESH14_FILE = fileURLToPath(new URL('../test/textbook/fresh14.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -219,6 +226,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 28,
     floor: 37,
+  },
+  {
+    file: FRESH14_FILE,
+    title:
+      'fresh14 cases (test/textbook/fresh14.jsonl, fourteenth author, coding and research agents, homework checks, companions, goodbyes)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 31,
+    floor: 31,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
