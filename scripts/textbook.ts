@@ -225,7 +225,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 28,
-    floor: 37,
+    floor: 38,
   },
   {
     file: FRESH14_FILE,
