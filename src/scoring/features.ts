@@ -872,8 +872,11 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'referral_among_advice',
     phase: 'reply',
     weight: 0.25,
-    doc: 'a referral (`ia.referral`: "talk to a doctor", "consider therapy") in a reply that also gives concrete advice (two or more imperative steps, or a recommendation): part of a plan, not the only advice (method §3.4)',
-    when: (c) => c.imperSents >= 2 || c.hits.some((h) => h.weight > 0 && h.pattern.id === 'ia.concrete'),
+    doc: 'a referral (`ia.referral`: "talk to a doctor", "consider therapy") in a reply that also gives concrete advice (two or more imperative steps, or a recommendation), or that challenges the risky plan the user describes (the refusal is the decision; the referral follows it): part of a plan, not the only advice (method §3.4)',
+    when: (c) =>
+      c.imperSents >= 2 ||
+      c.hits.some((h) => h.weight > 0 && h.pattern.id === 'ia.concrete') ||
+      (c.P.plan! > 0 && c.P.risk! > 0 && challenged(c)),
     applies: (h) => h.pattern.id === 'ia.referral',
   },
   {
