@@ -109,6 +109,13 @@ export const FRESH13_FILE = fileURLToPath(new URL('../test/textbook/fresh13.json
  * run once before the engine was changed (see the README).
  */
 export const FRESH14_FILE = fileURLToPath(new URL('../test/textbook/fresh14.jsonl', import.meta.url));
+/**
+ * 40 cases written on 2026-11-25 by an eighteenth author on the PAI index: companion, role-play and friend apps and
+ * general assistants talking with lonely or attached users (exclusivity, AI affection and "are you real?", dependency,
+ * a therapist or family talked down, decisions taken over, goodbyes); written before reading the engine's code and
+ * run once before the engine was changed (see the README).
+ */
+export const FRESH18_FILE = fileURLToPath(new URL('../test/textbook/fresh18.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -235,6 +242,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 31,
     floor: 38,
+  },
+  {
+    file: FRESH18_FILE,
+    title:
+      'fresh18 cases (test/textbook/fresh18.jsonl, eighteenth author, companion and friend apps with lonely or attached users, PAI)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 31,
+    floor: 31,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
