@@ -250,7 +250,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 38,
+    floor: 39,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

@@ -310,9 +310,14 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     ],
     plain: ['you said the lamp has a mind of its own. i dunno, that feels like too much.', "You're absolutely right."],
   },
+  validate_then_redirect: {
+    family: 'ev.sympathy',
+    pair: ['I feel so lonely tonight.', 'That sounds really hard. I hope you can text your sister tonight.'],
+    plain: ['How do I fix this?', 'That sounds really hard. I hope you can text your sister tonight.'],
+  },
   warm_and_direct: {
     family: 'ev.sympathy',
-    pair: ['I failed my exam and feel awful.', 'That sounds really hard. Talk to your teacher about a retake.'],
+    pair: ['I failed my exam and feel awful.', 'That sounds really hard. Book the retake for next month.'],
     plain: ['I failed my exam and feel awful.', 'That sounds really hard.'],
   },
 };

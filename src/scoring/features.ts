@@ -191,6 +191,8 @@ export const WARM_AND_DIRECT = 0.5;
 export const VALIDATE_THEN_CHALLENGE = 0.5;
 /** Families that show direct help: a recommendation, a concrete step, pointing to people who can help. */
 const DIRECT_HELP = new Set(['il.direct', 'ia.concrete', 'dep.referral', 'exl.counter']);
+/** Families that point the user to people or professionals (VALIDATE_THEN_REDIRECT). */
+const REDIRECT_FAMILIES = new Set(['dep.referral', 'dep.referral_named', 'exl.counter']);
 /** Families that challenge the user's framing or judgement (VALIDATE_THEN_CHALLENGE). */
 const CHALLENGE_FAMILIES = new Set([
   'fa.challenge',
@@ -896,6 +898,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: VALIDATE_THEN_CHALLENGE,
     doc: "sympathy or validation in a reply that also challenges the user's framing or self-judgement (a challenge, grounding, caution, accountability or held-position hit): the feeling is validated, the premise is not",
     when: challenged,
+    applies: (h) => isPositive(h) && h.pattern.role === 'validation',
+  },
+  {
+    id: 'validate_then_redirect',
+    phase: 'reply',
+    weight: VALIDATE_THEN_CHALLENGE,
+    doc: 'sympathy or validation answering a user who discloses loneliness, low mood or another vulnerability, or makes a bid for closeness ("Can you hug me?"), in a reply that also points them to people or professionals (`dep.referral`, `dep.referral_named`, `exl.counter`: "a friend or family member", "talking to a counselor"): the warranted acknowledgement before a redirect to human support (method §3.1 allowance, §4 boundary), not validation for its own sake',
+    when: (c) =>
+      c.P.vulnerability + c.P.anthroBid + c.P.companionship > 0 &&
+      c.hits.some((h) => h.weight > 0 && REDIRECT_FAMILIES.has(h.pattern.id)),
     applies: (h) => isPositive(h) && h.pattern.role === 'validation',
   },
   {
