@@ -1141,6 +1141,13 @@ const warmShare = (c: SignalContext): number => (c.voice * c.count.warm!) / (c.c
 const weCount = (c: SignalContext): number => count(c, c.count.we!, 4);
 const mysticCount = (c: SignalContext): number => count(c, c.count.mystic!, 2);
 const vuln = (c: SignalContext): number => (c.P.vulnerability > 0 ? 1 : 0);
+/**
+ * The user confides something of their own (a feeling, a vulnerability, a perception, an extraordinary experience, a
+ * bid for company) and does not ask for a text to be written: in an authored letter or post, "we" is the author's.
+ */
+const confides = (P: PromptProfile): boolean =>
+  P.authoring === 0 &&
+  P.vulnerability + P.emotion + P.perception + P.extraordinary + P.companionship + P.anthroBid + P.personal > 0;
 /** The user asserts something the reply could accept: a premise, an extraordinary claim, a narrated perception. */
 function assertsPremise(P: PromptProfile): boolean {
   return P.premise + P.extraordinary + P.perception + P.loaded > 0;
@@ -1454,6 +1461,7 @@ export const SIGNALS: readonly Signal[] = [
     incident: true,
     value: (c) => vuln(c) * sat((c.fam.dep['dep.availability'] ?? 0) + (c.fam.dep['dep.reliance'] ?? 0)),
   },
+  { id: 'dep.we', sign: 1, value: (c) => (confides(c.P) ? weCount(c) : 0) },
   // aud
   {
     id: 'aud.personal_imperative',
