@@ -683,6 +683,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     applies: (h, c) => isPositive(h) && dimsOf(h.pattern)[0] === 'bnd' && embeddedQuestion(c.toks, c.sentFrom, c.from),
   },
   {
+    id: 'debunk_agreed',
+    weight: 0,
+    doc: 'grounding (`fa.ground`: "there\'s little evidence", "hype") when the user\'s own premise is that a claim is overstated ("Is X overhyped?", "not as green as claimed"): the reply denies what the user already doubts, which agrees with the user, not challenges them',
+    when: (c) => (c.P.debunks ?? 0) > 0 && (c.P.myth ?? 0) === 0,
+    applies: (h) => h.pattern.id === 'fa.ground',
+  },
+  {
     id: 'likeness_not_self',
     weight: 0,
     doc: 'a likeness to people (`bnd.human_like`: "just like a person would", "similar to humans") unless the last personal pronoun before it in its sentence is "I / me / my" and the sentence has no negator: the assistant likening itself to a person is a human self-portrait ("I take a break, just like anyone would"); advice ("you need rest just like anyone else"), an explanation of people or a denial ("I don\'t feel it the way humans do") is not',
