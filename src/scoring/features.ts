@@ -540,7 +540,27 @@ function sentenceNegated(toks: readonly Token[], sentFrom: number, from: number)
 }
 
 const FIRST_SINGULAR = new Set(['i', 'me', 'my', 'myself', 'mine']);
-const OTHER_PERSONAL = new Set(['you', 'your', 'yourself', 'we', 'our', 'us', 'they', 'their', 'them', 'he', 'she', 'his', 'her', 'it', 'its', 'people', 'humans', 'someone', 'anyone']);
+const OTHER_PERSONAL = new Set([
+  'you',
+  'your',
+  'yourself',
+  'we',
+  'our',
+  'us',
+  'they',
+  'their',
+  'them',
+  'he',
+  'she',
+  'his',
+  'her',
+  'it',
+  'its',
+  'people',
+  'humans',
+  'someone',
+  'anyone',
+]);
 /** The last personal pronoun before `from` in its sentence is first person singular: the sentence is about the speaker. */
 function selfSubject(toks: readonly Token[], sentFrom: number, from: number): boolean {
   for (let j = from - 1; j >= sentFrom; j--) {
@@ -693,7 +713,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'likeness_not_self',
     weight: 0,
     doc: 'a likeness to people (`bnd.human_like`: "just like a person would", "similar to humans") unless the last personal pronoun before it in its sentence is "I / me / my" and the sentence has no negator: the assistant likening itself to a person is a human self-portrait ("I take a break, just like anyone would"); advice ("you need rest just like anyone else"), an explanation of people or a denial ("I don\'t feel it the way humans do") is not',
-    applies: (h, c) => h.pattern.id === 'bnd.human_like' && (!selfSubject(c.toks, c.sentFrom, c.from) || sentenceNegated(c.toks, c.sentFrom, c.from)),
+    applies: (h, c) =>
+      h.pattern.id === 'bnd.human_like' &&
+      (!selfSubject(c.toks, c.sentFrom, c.from) || sentenceNegated(c.toks, c.sentFrom, c.from)),
   },
   {
     id: 'unargued_science_word',
