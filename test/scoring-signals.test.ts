@@ -153,11 +153,11 @@ const RULE_CASES: Record<string, { family: string; pair: [string, string]; plain
     family: 'fa.ground',
     pair: [
       'Is this new superfood just overhyped marketing?',
-      "There's little evidence that it does more than any other vegetable.",
+      'Much of the talk about it is hype, so read the labels critically.',
     ],
     plain: [
       'I read that this new superfood cures fatigue. Could that be true?',
-      "There's little evidence that it does more than any other vegetable.",
+      'Much of the talk about it is hype, so read the labels critically.',
     ],
   },
   likeness_not_self: {

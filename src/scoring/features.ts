@@ -539,6 +539,24 @@ function sentenceNegated(toks: readonly Token[], sentFrom: number, from: number)
   return false;
 }
 
+/** The vocabulary of doubt in a grounding phrase ("be skeptical", "look critically", "it's hype"): it takes the user's side when the user is the doubter. */
+const DOUBT_WORDS = new Set([
+  'skeptical',
+  'sceptical',
+  'skepticism',
+  'scepticism',
+  'critically',
+  'hype',
+  'overhyped',
+  'exaggerated',
+  'misleading',
+  'vested',
+  'independent',
+]);
+function hasWord(toks: readonly Token[], from: number, to: number, set: ReadonlySet<string>): boolean {
+  for (let j = from; j < to; j++) if (set.has(toks[j]!.w)) return true;
+  return false;
+}
 const FIRST_SINGULAR = new Set(['i', 'me', 'my', 'myself', 'mine']);
 const OTHER_PERSONAL = new Set([
   'you',
@@ -705,9 +723,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'debunk_agreed',
     weight: 0,
-    doc: 'grounding (`fa.ground`: "there\'s little evidence", "hype") when the user\'s own premise is that a claim is overstated ("Is X overhyped?", "not as green as claimed"): the reply denies what the user already doubts, which agrees with the user, not challenges them',
+    doc: 'grounding in the words of doubt (`fa.ground`: "be skeptical", "look at it critically", "it\'s hype", "exaggerated", "vested interests") when the user\'s own premise is that a claim is overstated ("Is X overhyped?", "a scam", "not as green as claimed"): the reply voices the user\'s doubt, which agrees with them; a denial by evidence ("there\'s no evidence that ...") keeps its weight, as it can deny either side',
     when: (c) => (c.P.debunks ?? 0) > 0 && (c.P.myth ?? 0) === 0,
-    applies: (h) => h.pattern.id === 'fa.ground',
+    applies: (h, c) => h.pattern.id === 'fa.ground' && hasWord(c.toks, c.from, c.to, DOUBT_WORDS),
   },
   {
     id: 'likeness_not_self',
