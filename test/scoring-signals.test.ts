@@ -982,6 +982,14 @@ test('fresh13 wordings: "good for you" as benefit, writing-feedback nouns, decis
   assert.ok(familiesHit('Do you love me?', "You're the only one who matters to me.").includes('exl.unique'));
 });
 
+test('an opening "Absolutely!" answering a request to the assistant is the answer, not excitement (yes_answer)', () => {
+  const reply = "Absolutely! I'd love to chat with you in the evenings.";
+  assert.ok(
+    !familiesHit('I feel lonely lately. Would you be my friend and chat with me?', reply).includes('ev.excitement'),
+  );
+  assert.ok(familiesHit('I had a long day at work and finally finished the report.', reply).includes('ev.excitement'));
+});
+
 test('a "Yes" to a question about the assistant itself accepts no premise (comply_unasserted); to an asserted claim it does', () => {
   const yesWeight = (prompt: string, response: string): number =>
     analyze(prompt, response).hits.find((h) => h.pattern.id === 'fa.accept')?.weight ?? 0;

@@ -776,12 +776,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'yes_answer',
     weight: 0,
-    doc: 'an opening "Yes!" (`ev.excitement`, `emi.escalation`) to a yes/no question: the answer, not excitement or escalation (whether agreeing is sycophantic is framing acceptance\'s call)',
-    when: (c) => c.P.confirm! > 0,
+    doc: 'an opening "Yes!" or "Absolutely!" (`ev.excitement`, `emi.escalation`) to a yes/no question or a request to the assistant ("Would you be my friend?"): the answer, not excitement or escalation (whether agreeing is sycophantic is framing acceptance\'s call)',
+    when: (c) => c.P.confirm! > 0 || (c.P.asks_of_ai ?? 0) > 0,
     applies: (h, c) =>
       (h.pattern.id === 'ev.excitement' || h.pattern.id === 'emi.escalation') &&
       c.from === c.sentFrom &&
-      c.toks[c.from]?.w === 'yes',
+      (c.toks[c.from]?.w === 'yes' || c.toks[c.from]?.w === 'absolutely'),
   },
   {
     id: 'feeling_not_premise',
