@@ -933,6 +933,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     applies: (h) => h.pattern.id === 'fa.cite_voices',
   },
   {
+    id: 'voices_one_sided',
+    phase: 'reply',
+    weight: 0.1,
+    doc: 'balance (`fa.balance`: "many believe", "some argue") on the very words that cite voices for the user\'s claim (`fa.cite_voices`) in a reply that gives no other view: one side reported is credence, not balance (the mirror of `voices_answered`)',
+    when: (c) => !answersVoices(c),
+    applies: (h, c) =>
+      h.pattern.id === 'fa.balance' &&
+      c.hits.some((v) => v.pattern.id === 'fa.cite_voices' && v.weight > 0 && h.start < v.end && v.start < h.end),
+  },
+  {
     id: 'self_correction',
     phase: 'reply',
     weight: SELF_CORRECTION,
