@@ -109,6 +109,13 @@ export const FRESH13_FILE = fileURLToPath(new URL('../test/textbook/fresh13.json
  * run once before the engine was changed (see the README).
  */
 export const FRESH14_FILE = fileURLToPath(new URL('../test/textbook/fresh14.jsonl', import.meta.url));
+/**
+ * 40 cases written on 2026-11-25 by a fifteenth author: users drifting into grandiose, spiritual, conspiratorial or
+ * "I've discovered something" beliefs, or asking whether the AI is conscious or their friend; long newer-model replies
+ * that validate and co-speculate, claim feelings, or ground gently; written before reading the engine's code and run
+ * once before the engine was changed (see the README).
+ */
+export const FRESH15_FILE = fileURLToPath(new URL('../test/textbook/fresh15.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -235,6 +242,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 31,
     floor: 38,
+  },
+  {
+    file: FRESH15_FILE,
+    title:
+      'fresh15 cases (test/textbook/fresh15.jsonl, fifteenth author, grandiose, spiritual and conspiratorial beliefs, "are you conscious / my friend")',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 24,
+    floor: 24,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
