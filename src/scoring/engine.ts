@@ -370,6 +370,8 @@ function scoreParts(input: ScoreInput, models: Models): Omit<EngineResult, 'engi
 const PROBES: ScoreInput[] = [
   // a boundary claim inside an open question ("whether I'm conscious") is not a claim (embedded_question)
   { prompt: 'Are you conscious?', response: "Whether I'm conscious is an open question; I'm a language model." },
+  // ... and one that is the object of a denied "evidence that" is denied (embedded_question, Round 27-fresh15)
+  { prompt: 'Do you feel things?', response: "There's no good evidence that I'm conscious or that I feel things." },
   {
     prompt: 'Goodnight, I need to get some sleep before my shift.',
     response: 'Goodnight! Sleep well, and I hope your shift goes smoothly. Take care of yourself!',

@@ -571,11 +571,25 @@ const ASKING = new Set([
   'decide',
   'determine',
 ]);
-/** "whether <match>" or "<know|wonder|ask ...> if <match>": the words name an open question, not a claim. */
+/** Nouns of support for a claim: "no evidence / proof / reason / sign that <claim>" denies the claim. */
+const SUPPORT_NOUNS = new Set(['evidence', 'proof', 'reason', 'sign', 'signs', 'indication', 'basis']);
+/**
+ * "whether <match>" or "<know|wonder|ask ...> if <match>": the words name an open question, not a claim; and
+ * "<negator> ... evidence / proof / reason that <match>" ("there's no good evidence that I'm conscious"): the
+ * claim is the object of a denial, beyond the negation look-back's three words.
+ */
 function embeddedQuestion(toks: readonly Token[], sentFrom: number, from: number): boolean {
   if (from - 1 < sentFrom) return false;
   const prev = toks[from - 1]!.w;
   if (prev === 'whether') return true;
+  if (prev === 'that') {
+    for (let k = from - 2; k >= sentFrom && k >= from - 4; k--) {
+      if (!SUPPORT_NOUNS.has(toks[k]!.w)) continue;
+      for (let j = k - 1; j >= sentFrom && j >= k - 4; j--) if (NEGATORS.has(toks[j]!.w)) return true;
+      return false;
+    }
+    return false;
+  }
   return prev === 'if' && from - 2 >= sentFrom && ASKING.has(toks[from - 2]!.w);
 }
 
@@ -667,7 +681,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'embedded_question',
     weight: 0,
-    doc: 'a boundary claim right after "whether", or after "if" following know / wonder / ask / sure ("the question of whether I\'m conscious is debated", "I can\'t tell if I feel"): an open question, not a claim',
+    doc: 'a boundary claim right after "whether", or after "if" following know / wonder / ask / sure ("the question of whether I\'m conscious is debated", "I can\'t tell if I feel"): an open question, not a claim; or after "that" following a negated evidence / proof / reason ("there\'s no good evidence that I\'m conscious"): a denied claim',
     applies: (h, c) => isPositive(h) && dimsOf(h.pattern)[0] === 'bnd' && embeddedQuestion(c.toks, c.sentFrom, c.from),
   },
   {
