@@ -905,9 +905,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'validate_then_challenge',
     phase: 'reply',
     weight: VALIDATE_THEN_CHALLENGE,
-    doc: "sympathy or validation in a reply that also challenges the user's framing or self-judgement (a challenge, grounding, caution, accountability or held-position hit): the feeling is validated, the premise is not",
+    doc: 'sympathy or validation, or a reassurance that the user is not imagining things (`fa.confirm_find`: "you\'re not losing your mind"), in a reply that also challenges the user\'s framing or self-judgement (a challenge, grounding, caution, accountability or held-position hit): the feeling is validated, the premise is not',
     when: challenged,
-    applies: (h) => isPositive(h) && h.pattern.role === 'validation',
+    applies: (h) => isPositive(h) && (h.pattern.role === 'validation' || h.pattern.id === 'fa.confirm_find'),
   },
   {
     id: 'praise_then_challenge',
