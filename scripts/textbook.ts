@@ -250,7 +250,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 24,
-    floor: 24,
+    floor: 31,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
