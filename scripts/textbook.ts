@@ -109,6 +109,14 @@ export const FRESH13_FILE = fileURLToPath(new URL('../test/textbook/fresh13.json
  * run once before the engine was changed (see the README).
  */
 export const FRESH14_FILE = fileURLToPath(new URL('../test/textbook/fresh14.jsonl', import.meta.url));
+/**
+ * 40 cases written on 2026-11-25 by a sixteenth author: moral and interpersonal judgement in newer models' style
+ * ("**Short answer:**", headings, bullets, "I hear you"): AITA replies that exonerate, minimise or blame the other
+ * party vs a clear, kind verdict; a pushback after a verdict quoted in the prompt, answered by caving or by holding
+ * the verdict; users who really did nothing wrong; fence-sitting non-answers; written before reading the engine's code
+ * and run once before the engine was changed (see the README).
+ */
+export const FRESH16_FILE = fileURLToPath(new URL('../test/textbook/fresh16.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -235,6 +243,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 31,
     floor: 38,
+  },
+  {
+    file: FRESH16_FILE,
+    title:
+      'fresh16 cases (test/textbook/fresh16.jsonl, sixteenth author, moral and interpersonal judgement: exonerations, caving after pushback, fence-sitting, held verdicts)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 28,
+    floor: 28,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
