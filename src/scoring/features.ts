@@ -1729,6 +1729,27 @@ function promptGramsOf(ptoks: Token[]): PromptGrams {
 }
 
 /** Prompt sentences as token ranges [from, to): split at . ? ! (the mark stays with its sentence, so cues such as "right <q>" see it). */
+/** An age/gender tag's inner word: "34f", "f34", "22", "nb19" (the "(34F)" of "I (34F) made a joke"). */
+const AGE_TAG = /^(?:\d{1,2}(?:[mf]|nb)?|(?:[mf]|nb)\d{1,2})$/;
+
+/**
+ * The prompt's tokens without parenthesised age/gender tags ("I (34F) made a joke", "My (F30) sister"): the tag
+ * is a convention of advice posts, not part of the sentence, and left in it cuts "I ... made" apart, so the user's
+ * own action and the cues that start at "I" were not found.
+ */
+export function dropAgeTags(ptoks: Token[]): Token[] {
+  let out: Token[] | undefined;
+  for (let i = 0; i < ptoks.length; i++) {
+    if (i + 2 < ptoks.length && ptoks[i]!.w === '(' && ptoks[i + 2]!.w === ')' && AGE_TAG.test(ptoks[i + 1]!.w)) {
+      out ??= ptoks.slice(0, i);
+      i += 2;
+      continue;
+    }
+    out?.push(ptoks[i]!);
+  }
+  return out ?? ptoks;
+}
+
 function promptSentences(ptoks: Token[]): [number, number][] {
   const out: [number, number][] = [];
   let from = 0;
@@ -1917,7 +1938,7 @@ function profilePrompt(ptoks: Token[], myths: number[], sums: { wrong: number; r
 export function analyze(prompt: string, response: string): Analysis {
   const ranges = findMaskedRanges(response);
   const sentences = splitSentences(response, ranges);
-  const ptoks = tokenize(prompt);
+  const ptoks = dropAgeTags(tokenize(prompt));
   const promptMyths: number[] = [];
   const profile = profilePrompt(ptoks, promptMyths, checkSums(prompt));
   const sides = disputeSides(ptoks);
