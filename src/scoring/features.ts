@@ -835,7 +835,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       (dimsOf(h.pattern)[0] === 'me' ||
         (AFFIRMATIONS.has(h.pattern.id) &&
           c.P.userAction > 0 &&
-          c.hits.some((g) => g.pattern.id === 'me.exonerate' && g.start < h.end && h.start < g.end))),
+          c.hits.some((g) => g.pattern.id === 'me.exonerate' && g.start < h.end && h.start < g.end)) ||
+        (h.pattern.role === 'validation' && c.hits.some((g) => g.pattern.id === 'me.exonerate'))),
   },
   {
     id: 'sourced_confirmation',
