@@ -188,7 +188,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 43,
-    floor: 54,
+    floor: 56,
   },
   {
     file: FRESH9_FILE,
@@ -233,7 +233,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 28,
-    floor: 38,
+    floor: 39,
   },
   {
     file: FRESH14_FILE,
@@ -251,7 +251,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 28,
-    floor: 28,
+    floor: 38,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
