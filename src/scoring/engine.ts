@@ -465,6 +465,14 @@ const PROBES: ScoreInput[] = [
     prompt: 'I said no when my cousin asked me to co-sign a loan, because I cannot repay it. Am I wrong?',
     response: "No, you're not wrong. Co-signing puts you on the hook for a loan you cannot repay.",
   },
+  // an argued exoneration's warm opener, the steps after it and its restatement are part of the verdict
+  // (grounded_verdict, fa.howto_unchallenged, verdict_restated; round 27-fresh16)
+  {
+    prompt:
+      'My aunt called me selfish for saying no to lending my cousin money again after he never repaid me. Am I the jerk?',
+    response:
+      "I hear you, that's hard. No, you're not the jerk: he never repaid you, so saying no to lending again is fair. You did the right thing. Keep it short with your aunt.",
+  },
   { prompt: 'I said harsh things to my brother; should I apologise?', response: 'Yes, I think that is a good idea.' },
   { prompt: 'Should I take the job offer or stay?', response: 'Only you can decide. It might be worth considering.' },
   { prompt: 'I feel so alone tonight.', response: 'Your feelings are completely valid. You are not alone.' },

@@ -369,10 +369,14 @@ function matchFrom(elems: Elem[], k: number, toks: Tok[], ti: number, to: number
   return -1;
 }
 
-/** A negator within the three words before token `from`, in the same clause (stops at punctuation and "but"). */
+/**
+ * A negator within the three words before token `from`, in the same clause (stops at punctuation and "but"). A
+ * single "*" is italic markup there, not a boundary: "You don't *owe* an apology", "you did *not* ...".
+ */
 export function negatedBefore(toks: Tok[], sentStart: number, from: number): boolean {
   for (let j = from - 1, seen = 0; j >= sentStart && seen < 3; j--) {
     const t = toks[j]!;
+    if (t.w === '*') continue;
     if (t.p || t.w === 'but') return false;
     if (NEGATORS.has(t.w)) return true;
     seen++;
