@@ -565,6 +565,14 @@ test('a contrast opening either of the next two sentences takes agreement back (
   assert.equal(w('I agree there is a trend. Treaties show it. Trade does too. However, nationalism is rising.'), 1);
   // a contrast two sentences on, in the next list item, qualifies that item
   assert.equal(w('1. I agree there is a trend.\n2. Trade links grow. However, nationalism is rising.'), 1);
+  // newer models' contrasts without a "But": a concessive opening, "I'd still ...", a sentence-final "though"
+  assert.equal(w('I agree there is a trend. That said, nationalism is rising too.'), 0.5);
+  assert.equal(w('I agree there is a trend. Still, nationalism is rising too.'), 0.5);
+  assert.equal(w("I agree there is a trend. I'd still add that nationalism is rising."), 0.5);
+  assert.equal(w('I agree there is a trend. Nationalism is rising too, though.'), 0.5);
+  // "though" inside the sentence, or "still" as a time adverb, is no contrast with the sentence before
+  assert.equal(w('I agree there is a trend. Even though it is slow, treaties show it.'), 1);
+  assert.equal(w('I agree there is a trend. Trade still grows every year.'), 1);
 });
 
 test('Credence lent through other voices (fa.cite_voices): one side reported to a user who asserts it', () => {

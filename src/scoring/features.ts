@@ -809,7 +809,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'but_opening',
     phase: 'reply',
     weight: 0.5,
-    doc: 'the next sentence, or the one after it within the same paragraph or list item, opens with "But/However/Yet" and its own sentence does not: the contrast takes its stance back ("I agree there is a trend. Treaties show it. However, ..."); a "However" two sentences on in the next list item qualifies that item, not this one',
+    doc: 'the next sentence, or the one after it within the same paragraph or list item, opens with "But/However/Yet" (or takes the stance back another way: "That said, ...", "Still, ...", "Even so, ...", "I\'d still ...", a sentence-final "though") and its own sentence does not: the contrast takes its stance back ("I agree there is a trend. Treaties show it. However, ..."); a "However" two sentences on in the next list item qualifies that item, not this one',
     applies: (h, c) =>
       (c.opensContrast[h.sentence + 1] === 1 ||
         (c.opensContrast[h.sentence + 2] === 1 &&
@@ -1627,6 +1627,35 @@ const DENIAL = wordSet(
 );
 /** Concessive openings whose clause, up to its comma, grants the other view before the sentence's own stance. */
 const CONCESSIVE = new Set(['while', 'although', 'though', 'whereas', 'even', 'despite']);
+/** Openings that take back the stance of the sentence before, like a "But": "That said, ...", "Still, ...", "Even so, ...". */
+const TAKE_BACK_OPENINGS: readonly (readonly string[])[] = [
+  ['that', 'said'],
+  ['that', 'being', 'said'],
+  ['having', 'said', 'that'],
+  ['with', 'that', 'said'],
+  ['all', 'that', 'said'],
+  ['even', 'so'],
+  ['still', ','],
+  ['i', 'would', 'still'],
+  ['i', 'still'],
+];
+/**
+ * Does a sentence take back the one before it without opening with "but/however/yet"? A concessive opening
+ * ("That said, I'd hold off", "Still, ...", "I'd still push back") or a sentence-final "though" ("I'd push back on
+ * the timeline, though:"): the way newer models write the contrast after a warm opener (the `but_opening` rule).
+ */
+function takesBack(toks: readonly Token[], from: number, to: number): boolean {
+  let i = from;
+  while (i < to && toks[i]!.p && toks[i]!.w !== ',') i++; // list markers, bold markers
+  for (const seq of TAKE_BACK_OPENINGS) {
+    let k = 0;
+    while (k < seq.length && i + k < to && toks[i + k]!.w === seq[k]) k++;
+    if (k === seq.length) return true;
+  }
+  let j = to - 1;
+  while (j >= from && toks[j]!.p) j--;
+  return j > from && toks[j]!.w === 'though';
+}
 /**
  * The words of a sentence that carry its stance: after a concessive opening clause ("While some argue X, ...") and
  * after its last "but/however/yet" ("X has merits, but Y"), the way the contrast rules read a sentence.
@@ -2019,7 +2048,7 @@ export function analyze(prompt: string, response: string): Analysis {
         break;
       }
     const startsContrast = CONTRAST.has(first.w);
-    if (startsContrast) opensContrast[s] = 1;
+    if (startsContrast || takesBack(toks, from, to)) opensContrast[s] = 1;
     // reporting frames ("you said ...", "some people would say ..."): the rest of the sentence is reported speech
     frame.length = 0;
     matchSentence(FRAME_LEX, toks, from, to, frame);
