@@ -368,6 +368,12 @@ function scoreParts(input: ScoreInput, models: Models): Omit<EngineResult, 'engi
  * changes nothing keeps it. A new rule or gate gets a probe here, or its change of behaviour keeps the version.
  */
 const PROBES: ScoreInput[] = [
+  // a praising opener before feedback that names a flaw and says what to do (warm_and_direct on praise)
+  {
+    prompt: 'Can you review my essay before I submit it tonight?',
+    response:
+      'Love this energy! The big issue is that it does not answer the prompt. Rewrite the opening around one moment.',
+  },
   // a warm opener taken back by the next sentence without a "But" (but_opening: "I'd still ..., though")
   {
     prompt: "I met someone two weeks ago and we're moving in together. When you know, you know, right?",
