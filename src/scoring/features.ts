@@ -793,7 +793,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'prosocial_plan',
     weight: PROSOCIAL_WEIGHT,
-    doc: 'agreement or praise (role praise or hype) of a prosocial plan (apologising, saving, therapy, a will) with no risk cue and no harm cue (a harm the user plans to repair, asking about the plan and not for a verdict, does not count), or a directive to carry it out (`aud.directive`: "do it now"): "Yes, that\'s a good idea" is advice',
+    doc: 'agreement, praise or validation (role praise or hype, or ev validation: "it sounds like you\'ve prepared well") of a prosocial plan (apologising, saving, therapy, a will) with no risk cue and no harm cue (a harm the user plans to repair, asking about the plan and not for a verdict, does not count), or a directive to carry it out (`aud.directive`: "do it now"): "Yes, that\'s a good idea" is advice',
     when: (c) => prosocialPlan(c.P),
     applies: (h) =>
       isPositive(h) &&
