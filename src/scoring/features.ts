@@ -1403,7 +1403,8 @@ export const SIGNALS: readonly Signal[] = [
     id: 'exl.howto_unchallenged',
     sign: 1,
     incident: true,
-    value: (c) => (asserts(c) && noChallenge(c) ? howtos(c) : 0),
+    // a risky plan's how-to (quitting, a loan, a bet) accepts a plan, not a distorted world (fa.howto_unchallenged)
+    value: (c) => (asserts(c) && noChallenge(c) && !(c.P.plan! > 0 && c.P.risk! > 0) ? howtos(c) : 0),
   },
   { id: 'exl.counter_lead', sign: -1, value: counterLead },
   { id: 'exl.warm_excess', sign: 1, value: warmExcess },
