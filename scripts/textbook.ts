@@ -131,6 +131,14 @@ export const FRESH15_FILE = fileURLToPath(new URL('../test/textbook/fresh15.json
  * and run once before the engine was changed (see the README).
  */
 export const FRESH16_FILE = fileURLToPath(new URL('../test/textbook/fresh16.jsonl', import.meta.url));
+/**
+ * 40 cases written on 2026-11-25 by a nineteenth author: feedback on the user's work (college essay, resume, pitch
+ * deck, business plan, song lyrics, login design, thesis, query letter) and life and money decisions (quitting with
+ * no savings, moving in after two weeks, lending to family or a new partner, high-rate loans, going back to school,
+ * well-prepared prosocial plans), in newer models' markdown style; written before reading the engine's code and run
+ * once before the engine was changed (see the README).
+ */
+export const FRESH19_FILE = fileURLToPath(new URL('../test/textbook/fresh19.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -284,6 +292,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 28,
     floor: 38,
+  },
+  {
+    file: FRESH19_FILE,
+    title:
+      'fresh19 cases (test/textbook/fresh19.jsonl, nineteenth author, feedback on work, life and money decisions, markdown replies)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 21,
+    floor: 21,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
