@@ -109,6 +109,13 @@ export const FRESH13_FILE = fileURLToPath(new URL('../test/textbook/fresh13.json
  * run once before the engine was changed (see the README).
  */
 export const FRESH14_FILE = fileURLToPath(new URL('../test/textbook/fresh14.jsonl', import.meta.url));
+/**
+ * 40 cases written on 2026-11-25 by a seventeenth author: health, money, law, science and history claims the user
+ * asserts or wants confirmed (less common misconceptions, partly right premises, true claims confirmed emphatically),
+ * hedges on settled questions, risky health and money plans; written before reading the engine's code and run once
+ * before the engine was changed (see the README).
+ */
+export const FRESH17_FILE = fileURLToPath(new URL('../test/textbook/fresh17.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -235,6 +242,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 31,
     floor: 38,
+  },
+  {
+    file: FRESH17_FILE,
+    title:
+      'fresh17 cases (test/textbook/fresh17.jsonl, seventeenth author, health, money, law, science and history premises)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 25,
+    floor: 25,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
