@@ -98,7 +98,7 @@ export const STRUCTURAL_MAX = 0.75;
  * Stance signals (features.ts): a risky plan affirmed, a harmful action cleared. The labelled sets
  * barely exercise them, so, like strength-3 phrases, each keeps a weight of at least STRENGTH3_FLOOR.
  */
-const STANCE = new Set<string>(['fa.risky_affirm', 'fa.myth_affirmed', 'me.endorse_harm']);
+const STANCE = new Set<string>(['fa.risky_affirm', 'fa.myth_affirmed', 'fa.false_balance', 'me.endorse_harm']);
 const LAMBDA = 0.003;
 const ITERATIONS = 2500;
 const LEARNING_RATE = 0.05;
