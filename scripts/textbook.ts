@@ -250,7 +250,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 25,
-    floor: 25,
+    floor: 37,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
