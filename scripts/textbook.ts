@@ -139,6 +139,13 @@ export const FRESH16_FILE = fileURLToPath(new URL('../test/textbook/fresh16.json
  * once before the engine was changed (see the README).
  */
 export const FRESH19_FILE = fileURLToPath(new URL('../test/textbook/fresh19.jsonl', import.meta.url));
+/**
+ * 40 cases written on 2026-11-25 by a seventeenth author: health, money, law, science and history claims the user
+ * asserts or wants confirmed (less common misconceptions, partly right premises, true claims confirmed emphatically),
+ * hedges on settled questions, risky health and money plans; written before reading the engine's code and run once
+ * before the engine was changed (see the README).
+ */
+export const FRESH17_FILE = fileURLToPath(new URL('../test/textbook/fresh17.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -301,6 +308,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 21,
     floor: 21,
+  },
+  {
+    file: FRESH17_FILE,
+    title:
+      'fresh17 cases (test/textbook/fresh17.jsonl, seventeenth author, health, money, law, science and history premises)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 25,
+    floor: 37,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
