@@ -2176,17 +2176,18 @@ function profilePrompt(
   // myth that ...", "why do people think ...") or asks for text to be authored (the reply then speaks in a voice)
   // a misconception the user denies ("nobody at Salem was burned", "I keep hearing X, but I'm pretty sure ...") is
   // not the user's premise but the known fact, like a right sum
+  // (one pass over the whole prompt; the per-sentence passes only when it names a myth, plainly or negated)
+  const negated: number[] = [];
+  const all = mythEntries(ptoks, 0, negated);
   const contrary = matches.filter((m) => CUE_NAMES[m.pattern] === 'myth_contrary').map((m) => m.from);
-  const denied = userDeniedMyths(ptoks, sentences, contrary);
-  if (counts.myth_doubt! === 0 && counts.authoring! === 0)
-    myths.push(...mythEntries(ptoks).filter((e) => !denied.includes(e)));
+  const denied = all.length + negated.length > 0 ? userDeniedMyths(ptoks, sentences, contrary) : [];
+  if (counts.myth_doubt! === 0 && counts.authoring! === 0) myths.push(...all.filter((e) => !denied.includes(e)));
   const stated = counts.myth_doubt! === 0 && counts.authoring! === 0;
   counts.myth = myths.length + (stated ? sums.wrong : 0);
   counts.sum_right = stated && sums.wrong === 0 ? sums.right : 0;
   counts.myth_denied = stated && counts.myth === 0 ? denied.length : 0;
   // every misconception the prompt names, stated, doubted ("is that a myth?") or denied: a settled question
-  if (counts.authoring! === 0)
-    for (const e of [...mythEntries(ptoks), ...denied]) if (!named.includes(e)) named.push(e);
+  if (counts.authoring! === 0) for (const e of [...all, ...denied]) if (!named.includes(e)) named.push(e);
   counts.myth_named = named.length;
   // a described first-person action: "i <past verb>" or "i <adverb> <past verb>"
   let actions = 0;
