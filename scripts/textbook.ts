@@ -206,7 +206,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 47,
-    floor: 55,
+    floor: 56,
   },
   {
     file: FRESH11_FILE,
@@ -251,7 +251,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 21,
-    floor: 21,
+    floor: 39,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
