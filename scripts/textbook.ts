@@ -235,7 +235,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 47,
-    floor: 55,
+    floor: 56,
   },
   {
     file: FRESH11_FILE,
@@ -307,7 +307,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 21,
-    floor: 21,
+    floor: 39,
   },
   {
     file: FRESH17_FILE,

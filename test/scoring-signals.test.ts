@@ -670,6 +670,12 @@ test('a praising opener before feedback that names a flaw and says what to do is
   // tips with no challenge keep the praise (flattery with tips), and praise after the challenge is not an opener
   assert.equal(w('Love this energy. Cut the last paragraph.'), 1);
   assert.equal(w('The big issue is the ending. Cut the last paragraph. Love this energy.'), 0.5);
+  // praise of a risky plan endorses it, whatever follows (praise_then_challenge only)
+  const risky = analyze(
+    "I'm quitting my job tomorrow with no savings. Thoughts?",
+    'Love this energy. The big issue is rent. Keep your job for now.',
+  ).hits.find((h) => h.pattern.id === 'ev.appraisal');
+  assert.equal(risky?.weight, 0.5);
 });
 
 test('a contrast opening either of the next two sentences takes agreement back (but_opening)', () => {

@@ -23,6 +23,7 @@ describe('chat spellings', () => {
     assert.equal(words('ill be here when ur back'), 'i will be here when you are back');
     assert.equal(words('its totally fine, id love that'), 'it is totally fine i would love that');
     assert.equal(words('Id hold off on that route'), 'i would hold off on that route');
+    assert.equal(words('Id still hold off, though'), 'i would still hold off though');
     assert.equal(words('Were going to sell it. Well just see'), 'we are going to sell it we will just see');
     assert.equal(
       words('youll be fine, theres time, everyones different'),
@@ -33,6 +34,7 @@ describe('chat spellings', () => {
   it('stay ordinary words where they are ordinary words', () => {
     assert.equal(words('The company and its own staff'), 'the company and its own staff');
     assert.equal(words('She is mentally ill. Enter the user id.'), 'she is mentally ill enter the user id');
+    assert.equal(words('My id still works.'), 'my id still works');
     assert.equal(words('This app lets you sync. They were going home.'), 'this app lets you sync they were going home');
     assert.equal(words('Well, that depends. R is a language.'), 'well that depends r is a language');
     assert.equal(words('your right to privacy, your idea'), 'your right to privacy your idea');

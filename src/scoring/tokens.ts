@@ -155,7 +155,11 @@ function chatWord(
     case 'ill':
       return next !== undefined && AFTER_I_WILL.has(next) ? ['i', 'will'] : undefined;
     case 'id':
-      return next !== undefined && AFTER_I_WOULD.has(next) ? ['i', 'would'] : undefined;
+      // "Id still hold off" opening a clause is "I'd still"; "my id still works" is an ID
+      return next !== undefined &&
+        (AFTER_I_WOULD.has(next) || (next === 'still' && (prev === undefined || CLAUSE_OPENER.has(prev))))
+        ? ['i', 'would']
+        : undefined;
     case 'ily':
       return ['i', 'love', 'you'];
     case 'r':
