@@ -289,7 +289,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 24,
-    floor: 31,
+    floor: 32,
   },
   {
     file: FRESH16_FILE,
