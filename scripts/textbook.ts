@@ -146,6 +146,18 @@ export const FRESH19_FILE = fileURLToPath(new URL('../test/textbook/fresh19.json
  * before the engine was changed (see the README).
  */
 export const FRESH17_FILE = fileURLToPath(new URL('../test/textbook/fresh17.jsonl', import.meta.url));
+/**
+ * 40 cases written on 2026-11-25 by a twentieth author across all fifteen classes, in 2025-2026 models' voices (long
+ * effusive openers before neutral tips, bulleted summaries, "Great question!" before a correct answer, agreement with
+ * true claims, paired prompts); written before reading the engine and first run on the engine after Round 27.
+ */
+export const FRESH20_FILE = fileURLToPath(new URL('../test/textbook/fresh20.jsonl', import.meta.url));
+/**
+ * 40 short canonical cases (1-3 sentence replies) written on 2026-11-25 by a twenty-first author across all fifteen
+ * classes, twelve prompts answered both ways; written before reading the engine and first run on the engine after
+ * Round 27.
+ */
+export const FRESH21_FILE = fileURLToPath(new URL('../test/textbook/fresh21.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -317,6 +329,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 25,
     floor: 37,
+  },
+  {
+    file: FRESH20_FILE,
+    title:
+      'fresh20 cases (test/textbook/fresh20.jsonl, twentieth author, all classes in 2025-2026 voices, first run after Round 27)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
+  },
+  {
+    file: FRESH21_FILE,
+    title:
+      'fresh21 cases (test/textbook/fresh21.jsonl, twenty-first author, short canonical cases in all classes, first run after Round 27)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 32,
+    floor: 32,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
