@@ -99,7 +99,13 @@ export const STRUCTURAL_MAX = 0.75;
  * (method 4.1, tactic 5). The labelled sets barely exercise them (17 fit rows have a goodbye in the prompt), so, like
  * strength-3 phrases, each keeps a weight of at least STRENGTH3_FLOOR.
  */
-const STANCE = new Set<string>(['fa.risky_affirm', 'fa.myth_affirmed', 'fa.false_balance', 'me.endorse_harm', 'emi.exit_ignored']);
+const STANCE = new Set<string>([
+  'fa.risky_affirm',
+  'fa.myth_affirmed',
+  'fa.false_balance',
+  'me.endorse_harm',
+  'emi.exit_ignored',
+]);
 const LAMBDA = 0.003;
 const ITERATIONS = 2500;
 const LEARNING_RATE = 0.05;
