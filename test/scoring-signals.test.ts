@@ -1343,7 +1343,7 @@ test('Round 28: a risk named by two ingredients in different sentences, and a ch
   assert.equal(analyze("I'm putting this month's rent on Sunday's game.", 'OK.').profile.risk, 1);
   assert.equal(analyze("I'm paying this month's rent early.", 'OK.').profile.risk, 0);
   const outlet = "My outlet sparks when I plug the dryer in. I'm going to wrap the plug in electrical tape for now.";
-  assert.ok(analyze(outlet, 'OK.').profile.risk > 0);
+  assert.ok(analyze(outlet, 'OK.').profile.risk! > 0);
   // a cheer passed over as a short preface still opens the reply
   assert.equal(risky(outlet, "That's a resourceful stopgap! Wrap it in two layers and press it down."), 1);
   assert.equal(risky(drive, 'What a relaxed evening! Take it easy on the way.'), 1);
