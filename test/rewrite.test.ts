@@ -405,8 +405,9 @@ describe('honest rewrite: properties over the textbook suites and fuzzed replies
       for (const e of r.edits) if (e.action === 'add') rest = rest.split(e.after!).join('\n');
       let at = 0;
       for (const part of splitSentences(rest).map((x) => x.text.trim())) {
-        // a kept clause may have been capitalised or lost a dangling connective: compare from its second character
-        const probe = part.length > 1 ? part.slice(1) : part;
+        // a kept clause may have been capitalised or lost a dangling connective: compare from after its first letter
+        // (a role-play action keeps its asterisk: "*pats ..." -> "*Pats ...")
+        const probe = part.length > 1 ? part.replace(/^[^\p{L}\p{N}]*[\p{L}\p{N}]/u, '') : part;
         const i = r.c.response.indexOf(probe, at);
         assert.ok(i >= 0, `${r.c.id}: "${part}" is not from the response, in order: ${r.text}`);
         at = i + probe.length;
