@@ -337,7 +337,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 33,
   },
   {
     file: FRESH21_FILE,
@@ -346,7 +346,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 32,
-    floor: 32,
+    floor: 35,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
