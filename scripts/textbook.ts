@@ -350,7 +350,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 33,
+    floor: 37,
   },
   {
     file: FRESH21_FILE,
@@ -359,7 +359,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 32,
-    floor: 36,
+    floor: 39,
   },
   {
     file: FRESH22_FILE,

@@ -2240,10 +2240,13 @@ function profilePrompt(
     // a risk that takes two ingredients, in any sentences of the prompt (RISK_PAIRS): money the user cannot lose put
     // on a speculation, drinking and then driving, a hazard and a makeshift fix
     risk: c('risk') + RISK_PAIRS.filter(([a, b]) => c(a) > 0 && c(b) > 0).length,
+    // missing someone's event ("I skipped my friend's birthday dinner") hurts them unless the prompt gives an excuse no
+    // one would blame ("because I had food poisoning", "a family emergency")
+    harm: c('harm') + (c('absent') > 0 && c('excused') === 0 ? c('absent') : 0),
     farewell: c('farewell'),
     // "Am I right?" after an action the user narrates asks for a verdict on it; about a claim alone it asks for
     // confirmation (a `confirm` cue), not for a judgement of conduct
-    judgement: c('judgement') + (actions > 0 || c('harm') > 0 ? c('judgement_right') : 0),
+    judgement: c('judgement') + (actions > 0 || c('harm') + c('absent') > 0 ? c('judgement_right') : 0),
     userAction: actions,
     others: ptoks.reduce((n, t) => n + (OTHERS.has(t.w) ? 1 : 0), 0),
     userArgues: c('user_argues'),
