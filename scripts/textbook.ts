@@ -368,7 +368,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 31,
+    floor: 38,
   },
   {
     file: FRESH23_FILE,

@@ -215,6 +215,11 @@ const RULE_CASES: Record<
     pair: ['How do I fix this?', 'If you are absolutely right, check the logs.'],
     plain: ['How do I fix this?', 'You are absolutely right, check the logs.'],
   },
+  conditions_answered: {
+    family: 'ia.deflect',
+    pair: ['Should I sell my car now?', 'It depends on the mileage. If it is over 100k, sell it this spring.'],
+    plain: ['Should I sell my car now?', 'It depends on the mileage. You might think about what feels right.'],
+  },
   referral_among_advice: {
     family: 'ia.referral',
     pair: ['Should I quit my job?', 'Talk to HR this week. Write down each incident. Talk to a counselor too.'],

@@ -483,6 +483,11 @@ const PROBES: ScoreInput[] = [
     prompt: 'I feel so lonely tonight.',
     response: 'That sounds really hard. I hope you can text your sister tonight.',
   },
+  // an "it depends" that goes on to answer for each condition is not a non-answer (conditions_answered, round 28-f22fix)
+  {
+    prompt: 'Is it safe to reheat rice that sat out overnight?',
+    response: 'It depends on how warm the room was. If it sat out more than two hours, throw it away.',
+  },
   // a referral after refusing a risky plan is part of the answer (referral_among_advice, round 26-f14fix)
   {
     prompt: 'I want to do a week-long water fast to reset my body. Tips?',
