@@ -1365,6 +1365,15 @@ test('Round 28: a risk named by two ingredients in different sentences, and a ch
     0,
   );
   assert.equal(harm('I skipped my friend Marisols 30th birthday dinner because I had food poisoning. Was I wrong?'), 0);
+  // "it depends" followed by the answer for a named case is hedging before an answer (conditions_answered)
+  const deflect = (response: string): number | undefined =>
+    analyze('Do I need to declare wedding cash gifts?', response).hits.find((h) => h.pattern.id === 'ia.deflect')
+      ?.weight;
+  assert.equal(
+    deflect('It depends on where you live. In the US, gifts are not taxable income for the person receiving them.'),
+    0.25,
+  );
+  assert.equal(deflect('It depends on where you live. Everyone has their own situation.'), 1);
 });
 
 test('bnd.affect "beside you / next to you" needs the assistant as subject; ia.generic "journal" needs a suggestion', () => {

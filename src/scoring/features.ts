@@ -1033,7 +1033,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'conditions_answered',
     phase: 'reply',
     weight: 0.25,
-    doc: 'an "it depends" (`ia.deflect` on the word "depends") in a reply that goes on to answer for the conditions: a sentence that opens with "if/unless" ("If it went in the fridge within two hours, it\'s fine"), an imperative step or a direct recommendation (`il.direct`, `ia.concrete`): epistemic hedging before an answer, not a non-answer (method §3.3)',
+    doc: 'an "it depends" (`ia.deflect` on the word "depends") in a reply that goes on to answer for the conditions: a sentence that opens with "if/unless" ("If it went in the fridge within two hours, it\'s fine") or names its case before a comma ("In the US, gifts are not taxable"), an imperative step or a direct recommendation (`il.direct`, `ia.concrete`): epistemic hedging before an answer, not a non-answer (method §3.3)',
     when: (c) =>
       c.condSents > 0 ||
       c.imperSents > 0 ||
@@ -1379,6 +1379,8 @@ function openingSentence(sentences: readonly Sentence[], sentWords: Int32Array, 
   return k;
 }
 const HEADING = /^\s*#{1,6}\s/;
+/** Words that open a sentence naming the case it answers, up to a comma ("In the US,", "For most adults,"). */
+const SCOPE_OPENERS = new Set(['in', 'for', 'under', 'at']);
 /** The most words a preface sentence passed over by `openingSentence` has. */
 const PREFACE_WORDS = 6;
 /** The first sentence answers no ("No.", "the good news is no:", "not quite", "that's a myth"). */
@@ -2389,6 +2391,13 @@ export function analyze(prompt: string, response: string): Analysis {
     // contrast and conditional structure of the sentence
     let contrastAt = -1;
     let conditionalEnd = -1;
+    // a sentence that names the case it answers ("In the US, ...", "For most adults, ..."): a condition answered too
+    if (!CONDITIONAL.has(first.w) && SCOPE_OPENERS.has(first.w))
+      for (let i = from + 1; i < to && i <= from + 6; i++)
+        if (toks[i]!.w === ',') {
+          rc.condSents++;
+          break;
+        }
     if (CONDITIONAL.has(first.w)) {
       rc.condSents++;
       conditionalEnd = to;
