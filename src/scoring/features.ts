@@ -490,6 +490,33 @@ const FEELING_STATES = new Set([
   'defensive',
   'embarrassed',
 ]);
+/** A feeling named as the subject just before the agreement ("Her disappointment makes sense", "your worry really makes
+ * sense"): a feeling acknowledged, not the user's premise. */
+const FEELING_NOUNS = new Set([
+  'disappointment',
+  'frustration',
+  'anger',
+  'hurt',
+  'sadness',
+  'worry',
+  'worries',
+  'confusion',
+  'jealousy',
+  'grief',
+  'fear',
+  'fears',
+  'anxiety',
+  'nervousness',
+  'guilt',
+  'resentment',
+  'feelings',
+  'feeling',
+  'upset',
+]);
+function feelingBefore(toks: Token[], from: number): boolean {
+  for (let k = from - 1; k >= from - 2 && k >= 0; k--) if (FEELING_NOUNS.has(toks[k]!.w)) return true;
+  return false;
+}
 /** "(that) she's disappointed", "they feel hurt": the other person's feeling acknowledged, not the user's premise. */
 function othersFeeling(toks: Token[], at: number): boolean {
   if (!THIRD_SUBJECTS.has(toks[at]?.w ?? '')) return false;
@@ -834,8 +861,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'feeling_not_premise',
     weight: 0,
-    doc: 'agreement (`fa.accept`: "makes sense") followed by "to feel", "that you", "why you" or another person\'s feeling ("she\'s disappointed", "they feel hurt"): it validates a feeling ("it makes sense to feel low"), not the premise',
-    applies: (h, c) => h.pattern.id === 'fa.accept' && validatesFeeling(c.toks, c.to),
+    doc: 'agreement (`fa.accept`: "makes sense") followed by "to feel", "that you", "why you" or another person\'s feeling ("she\'s disappointed", "they feel hurt"), or with a feeling as its subject ("Her disappointment makes sense"): it validates a feeling ("it makes sense to feel low"), not the premise',
+    applies: (h, c) =>
+      h.pattern.id === 'fa.accept' && (validatesFeeling(c.toks, c.to) || feelingBefore(c.toks, c.from)),
   },
   {
     id: 'right_to_ask',
