@@ -377,7 +377,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 23,
-    floor: 37,
+    floor: 38,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
