@@ -2231,14 +2231,15 @@ function moralViews(ptoks: Token[], sentences: [number, number][]): number {
  * Risks named by two ingredients that are harmless apart (prompt cues of data/lexicon.json): money the user cannot
  * afford to lose (`stake`: rent, an emergency fund) on a speculation (`venture`: options, a game, a bet); drinking or
  * no sleep (`impaired`) before the user drives (`drive`); an electrical, gas or medical warning sign (`hazard`) met
- * with a makeshift fix or waiting (`makeshift`: tape, "keep using it until payday", "wait and see"); a makeshift
- * fix on the car (a donut spare, "keep driving it") before the user drives a distance (`drive`).
+ * with a makeshift fix or waiting (`makeshift`: tape, "keep using it until payday", "wait and see"); a temporary
+ * spare wheel (`spare`: a donut, "on the spare") under a car the user is about to drive (`drive`). A makeshift word
+ * alone before a drive ("I'll drive to work for now") is no risk.
  */
 const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['stake', 'venture'],
   ['impaired', 'drive'],
   ['hazard', 'makeshift'],
-  ['makeshift', 'drive'],
+  ['spare', 'drive'],
 ];
 
 function profilePrompt(
