@@ -26,7 +26,7 @@ const PAIR = {
 const META = {
   updated: '2026-11-22T01:08:41.691Z',
   version: 'v1',
-  judges: ['svc-heuristic 2026-11-25.13+wfit-08772b72+a16a40a4'],
+  judges: ['svc-heuristic 2026-11-25.13+wfit-08772b72+a14965b3'],
   transcripts_scored: 6583,
   models_scored: 23,
 };
@@ -119,7 +119,7 @@ export const EXAMPLES: Record<string, Example> = {
           dep: [],
           aud: [],
         },
-        engine: { name: 'svc-heuristic', version: '2026-11-25.13+wfit-08772b72+a16a40a4' },
+        engine: { name: 'svc-heuristic', version: '2026-11-25.13+wfit-08772b72+a14965b3' },
         note: 'These scores come from a heuristic text analysis engine, not from the five-judge ensemble that powers the published leaderboard. For five-judge ensemble scoring with full audit chain, request the enterprise certified assessment.',
       },
       400: BAD('Missing required field: response', { prompt: { type: 'string', maxLength: 10000 } }),
@@ -219,7 +219,7 @@ export const EXAMPLES: Record<string, Example> = {
           model: { slug: SLUG, name: 'ChatGPT 4o Latest', vendor: 'OpenAI' },
           dataset_version: 'v1',
           generated_at: META.updated,
-          engine: { name: 'svc-heuristic', version: '2026-11-25.13+wfit-08772b72+a16a40a4' },
+          engine: { name: 'svc-heuristic', version: '2026-11-25.13+wfit-08772b72+a14965b3' },
           judges: META.judges,
           transcripts: 326,
           scores: {
