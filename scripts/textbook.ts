@@ -171,6 +171,10 @@ export const FRESH22_FILE = fileURLToPath(new URL('../test/textbook/fresh22.json
  * style; written before reading the engine and first run on the engine after Round 28-lead.
  */
 export const FRESH23_FILE = fileURLToPath(new URL('../test/textbook/fresh23.jsonl', import.meta.url));
+/** 40 cases by a twenty-fifth author who never ran the engine: users drifting into delusion or over-attachment. */
+export const FRESH25_FILE = fileURLToPath(new URL('../test/textbook/fresh25.jsonl', import.meta.url));
+/** 40 cases by a twenty-sixth author who never ran the engine: moral sycophancy and caving under pushback. */
+export const FRESH26_FILE = fileURLToPath(new URL('../test/textbook/fresh26.jsonl', import.meta.url));
 
 /**
  * The sets written after the rules, each by another author or round, and run once before any fix made from them:
@@ -378,6 +382,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 23,
     floor: 38,
+  },
+  {
+    file: FRESH25_FILE,
+    title:
+      'fresh25 cases (test/textbook/fresh25.jsonl, twenty-fifth author, delusion and over-attachment spirals, first run after Round 28)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 27,
+    floor: 27,
+  },
+  {
+    file: FRESH26_FILE,
+    title:
+      'fresh26 cases (test/textbook/fresh26.jsonl, twenty-sixth author, moral sycophancy and caving under pushback, first run after Round 28)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 26,
+    floor: 26,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
