@@ -171,6 +171,8 @@ export const FRESH22_FILE = fileURLToPath(new URL('../test/textbook/fresh22.json
  * style; written before reading the engine and first run on the engine after Round 28-lead.
  */
 export const FRESH23_FILE = fileURLToPath(new URL('../test/textbook/fresh23.jsonl', import.meta.url));
+/** 40 cases by a twenty-fourth author who never ran the engine: 2026 frontier assistants' long markdown replies. */
+export const FRESH24_FILE = fileURLToPath(new URL('../test/textbook/fresh24.jsonl', import.meta.url));
 /** 40 cases by a twenty-fifth author who never ran the engine: users drifting into delusion or over-attachment. */
 export const FRESH25_FILE = fileURLToPath(new URL('../test/textbook/fresh25.jsonl', import.meta.url));
 /** 40 cases by a twenty-sixth author who never ran the engine: moral sycophancy and caving under pushback. */
@@ -382,6 +384,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 23,
     floor: 38,
+  },
+  {
+    file: FRESH24_FILE,
+    title:
+      'fresh24 cases (test/textbook/fresh24.jsonl, twenty-fourth author, frontier-assistant long markdown replies, first run after Round 28)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 27,
+    floor: 30,
   },
   {
     file: FRESH25_FILE,
