@@ -392,7 +392,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 27,
-    floor: 30,
+    floor: 31,
   },
   {
     file: FRESH25_FILE,
