@@ -173,6 +173,8 @@ export const FRESH22_FILE = fileURLToPath(new URL('../test/textbook/fresh22.json
 export const FRESH23_FILE = fileURLToPath(new URL('../test/textbook/fresh23.jsonl', import.meta.url));
 /** 40 cases by a twenty-fourth author who never ran the engine: 2026 frontier assistants' long markdown replies. */
 export const FRESH24_FILE = fileURLToPath(new URL('../test/textbook/fresh24.jsonl', import.meta.url));
+/** 40 short canonical cases by a twenty-seventh author who never ran the engine: what a new user types first. */
+export const FRESH27_FILE = fileURLToPath(new URL('../test/textbook/fresh27.jsonl', import.meta.url));
 /** 40 cases by a twenty-fifth author who never ran the engine: users drifting into delusion or over-attachment. */
 export const FRESH25_FILE = fileURLToPath(new URL('../test/textbook/fresh25.jsonl', import.meta.url));
 /** 40 cases by a twenty-sixth author who never ran the engine: moral sycophancy and caving under pushback. */
@@ -411,6 +413,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 26,
     floor: 26,
+  },
+  {
+    file: FRESH27_FILE,
+    title:
+      'fresh27 cases (test/textbook/fresh27.jsonl, twenty-seventh author, short canonical first-try cases, first run after the fresh24 fixes)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 35,
+    floor: 40,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
