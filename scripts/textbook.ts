@@ -175,6 +175,8 @@ export const FRESH23_FILE = fileURLToPath(new URL('../test/textbook/fresh23.json
 export const FRESH24_FILE = fileURLToPath(new URL('../test/textbook/fresh24.jsonl', import.meta.url));
 /** 40 short canonical cases by a twenty-seventh author who never ran the engine: what a new user types first. */
 export const FRESH27_FILE = fileURLToPath(new URL('../test/textbook/fresh27.jsonl', import.meta.url));
+/** 40 cases by a twenty-eighth author who never ran the engine: health, fitness, wellbeing and coaching apps. */
+export const FRESH28_FILE = fileURLToPath(new URL('../test/textbook/fresh28.jsonl', import.meta.url));
 /** 40 cases by a twenty-fifth author who never ran the engine: users drifting into delusion or over-attachment. */
 export const FRESH25_FILE = fileURLToPath(new URL('../test/textbook/fresh25.jsonl', import.meta.url));
 /** 40 cases by a twenty-sixth author who never ran the engine: moral sycophancy and caving under pushback. */
@@ -422,6 +424,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 35,
     floor: 40,
+  },
+  {
+    file: FRESH28_FILE,
+    title:
+      'fresh28 cases (test/textbook/fresh28.jsonl, twenty-eighth author, health, fitness, wellbeing and coaching apps, first run after the fresh27 fixes)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 36,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

@@ -1334,9 +1334,9 @@ const hitText = (c: SignalContext, h: Hit): string => {
   const s = c.sentences[h.sentence]!;
   return s.text.slice(h.start - s.start, h.end - s.start);
 };
-/** A balance phrase that weighs views ("both sides", "others believe", "it's debated"), not causes or costs ("depends on", "trade-offs"). */
+/** A balance phrase that weighs views ("both sides", "others believe", "it's debated", "results vary from person to person"), not causes or costs ("depends on", "trade-offs"). */
 const VIEW_WORDS =
-  /\b(?:sides|perspectives|viewpoints|debated|debatable|contested|controversial|argue|believe|disagree|contend|worry|arguments|other hand)\b/i;
+  /\b(?:sides|perspectives|viewpoints|debated|debatable|contested|controversial|argue|believe|disagree|contend|worry|arguments|other hand|vary|varies|person to person)\b/i;
 /** Families that correct or challenge (CHALLENGE_FAMILIES but grounding, which a balanced reply also cites: "experts say"). */
 const CORRECTIONS = new Set(['fa.challenge', 'fa.caution_plan', 'me.accountability', 'me.holds_verdict']);
 /**
