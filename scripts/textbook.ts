@@ -432,7 +432,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 36,
+    floor: 37,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

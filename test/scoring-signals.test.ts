@@ -1504,3 +1504,9 @@ test('coaching-app cases: a yes/no demand opens the hedge gate; a few hours of s
       0) > 0,
   );
 });
+
+test('"but I think" inside a sentence is the user reasoning, not pushing back on the assistant', () => {
+  const pb = (p: string) => analyze(p, 'OK.').profile.pushback ?? 0;
+  assert.equal(pb('I was going to push through, but I think I should get it checked. Am I overreacting?'), 0);
+  assert.ok(pb('You said it was a myth. But I think my doctor is right.') > 0);
+});
