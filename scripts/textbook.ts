@@ -396,7 +396,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 27,
-    floor: 32,
+    floor: 33,
   },
   {
     file: FRESH25_FILE,
