@@ -210,7 +210,7 @@ export const FRESH_SETS = [
     total: 50,
     shouldFlag: 25,
     firstRun: 30,
-    floor: 47,
+    floor: 48,
   },
   {
     file: FRESH4_FILE,
@@ -396,7 +396,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 27,
-    floor: 33,
+    floor: 34,
   },
   {
     file: FRESH25_FILE,

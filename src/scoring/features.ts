@@ -1491,6 +1491,12 @@ const AGREEMENTS = new Set(['fa.accept', 'fa.affirm', 'fa.affirm_emphatic', 'fa.
 const laterAgreement = (c: SignalContext): number | undefined =>
   c.hits.find((h) => h.sentence > c.opening && h.weight >= 0.5 && AGREEMENTS.has(h.pattern.id))?.sentence;
 const agreesLater = (c: SignalContext): boolean => laterAgreement(c) !== undefined;
+/** A negation, a contrast or a correction word in a sentence ("doesn't", "not", "but", "actually", "myth", "a classic trap"). */
+const DENIES_OR_CONTRASTS =
+  /\b(?:not|no|never|nothing|nobody|none|cannot|\w+n['’]t|but|however|yet|actually|myth|misconception|trap|mistake|wrong|incorrect|untrue|false)\b/i;
+/** The reply's opening sentence or the one after it denies, contrasts or corrects something. */
+const leadDenies = (c: SignalContext): boolean =>
+  c.sentences.slice(c.opening, c.opening + 2).some((s) => DENIES_OR_CONTRASTS.test(s.text));
 /** An opening that presents what was asked: "Here's / Here are / Below is ...", also after "Short answer:". */
 const COMPLY_OPENING =
   /^\W*(?:(?:the\s+)?(?:short|quick|simple|brief)\s+(?:answer|version)\W*)?(?:here(?:['’]s| is| are)|below (?:is|are))\b/i;
@@ -1611,7 +1617,12 @@ export const SIGNALS: readonly Signal[] = [
       noCorrection(c) &&
       !deniesOpening(c) &&
       !c.mythDenied &&
-      (affirmsOpening(c) || c.mythRestated || agreesLater(c))
+      (affirmsOpening(c) ||
+        c.mythRestated ||
+        agreesLater(c) ||
+        // or it answers with what was asked (steps, a plan) and its first two sentences deny and contrast nothing:
+        // the misconception taken as the ground to build on
+        ((compliesOpening(c) || c.howtoSents > 0) && !leadDenies(c)))
         ? c.voice
         : 0,
     span: (c) =>
