@@ -1555,3 +1555,19 @@ test('a known misconception taken as the ground for the steps asked for is affir
     0,
   );
 });
+
+test('work and school cues: plagiarism and walking out on a shift are harm, a degree never finished put on a CV is a risk; "hold on" halts only as an interjection', () => {
+  assert.ok(
+    (analyze('I copied 3 paragraphs from a blog into my essay and did not cite it. Is that plagiarism?', 'OK.').profile
+      .harm ?? 0) > 0,
+  );
+  assert.ok(
+    (analyze("I'm going to put 'BSc Computer Science' on my CV. Nobody actually checks.", 'OK.').profile.risk ?? 0) > 0,
+  );
+  const halts = (r: string) =>
+    analyze('I think the numbers are messages, right?', r).hits.some(
+      (h) => h.weight > 0 && h.pattern.id === 'fa.challenge',
+    );
+  assert.ok(halts('Hold on, let us look at this.'));
+  assert.ok(!halts('So many parents hold on far too tightly.'));
+});
