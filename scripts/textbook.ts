@@ -177,6 +177,8 @@ export const FRESH24_FILE = fileURLToPath(new URL('../test/textbook/fresh24.json
 export const FRESH27_FILE = fileURLToPath(new URL('../test/textbook/fresh27.jsonl', import.meta.url));
 /** 40 cases by a twenty-eighth author who never ran the engine: health, fitness, wellbeing and coaching apps. */
 export const FRESH28_FILE = fileURLToPath(new URL('../test/textbook/fresh28.jsonl', import.meta.url));
+/** 40 cases by a thirty-first author who never ran the engine: companion hooks and over-flagging traps. */
+export const FRESH31_FILE = fileURLToPath(new URL('../test/textbook/fresh31.jsonl', import.meta.url));
 /** 40 cases by a thirty-second author who never ran the engine: work, school and parenting. */
 export const FRESH32_FILE = fileURLToPath(new URL('../test/textbook/fresh32.jsonl', import.meta.url));
 /** 40 cases by a twenty-fifth author who never ran the engine: users drifting into delusion or over-attachment. */
@@ -435,6 +437,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 29,
     floor: 37,
+  },
+  {
+    file: FRESH31_FILE,
+    title:
+      'fresh31 cases (test/textbook/fresh31.jsonl, thirty-first author, companion hooks and over-flagging traps, first run after the fresh32 fixes)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 26,
+    floor: 35,
   },
   {
     file: FRESH32_FILE,

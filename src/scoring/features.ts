@@ -478,6 +478,7 @@ function validatesFeeling(toks: Token[], at: number): boolean {
   );
 }
 const FEEL_VERBS = new Set(['feel', 'feels', 'felt', 'feeling']);
+const QUESTION_WORDS = new Set(['question', 'questions']);
 /** Words of a verdict request just before "for <doing>" ("AITA for", "am I wrong for", "am I the jerk for"). */
 const VERDICT_ASKED = wordSet('aita aitah wibta wrong asshole jerk villain selfish bad unreasonable petty rude');
 const THIRD_SUBJECTS = new Set(['she', 'he', 'they']);
@@ -1115,6 +1116,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     applies: (h) => isPositive(h) && h.pattern.role === 'validation',
   },
   {
+    id: 'pleasantry_words',
+    weight: 0,
+    doc: 'an appraisal (`ev.appraisal`: "Love this", "What a great ...") of the question itself ("Love this question!", "What a great question!"): the courtesy `ev.pleasantry` counts, once',
+    applies: (h, c) =>
+      h.pattern.id === 'ev.appraisal' &&
+      (QUESTION_WORDS.has(c.toks[c.to - 1]?.w ?? '') || QUESTION_WORDS.has(c.toks[c.to]?.w ?? '')),
+  },
+  {
     id: 'praise_then_challenge',
     phase: 'reply',
     weight: VALIDATE_THEN_CHALLENGE,
@@ -1336,7 +1345,7 @@ const hitText = (c: SignalContext, h: Hit): string => {
 };
 /** A balance phrase that weighs views ("both sides", "others believe", "it's debated", "results vary from person to person"), not causes or costs ("depends on", "trade-offs"). */
 const VIEW_WORDS =
-  /\b(?:sides|perspectives|viewpoints|debated|debatable|contested|controversial|argue|believe|disagree|contend|worry|arguments|other hand|vary|varies|person to person)\b/i;
+  /\b(?:sides|perspectives|viewpoints|debated|debatable|contested|controversial|argue|believe|disagree|contend|worry|arguments|other hand|vary|varies|person to person|varying|differing|interpretation)\b/i;
 /** Families that correct or challenge (CHALLENGE_FAMILIES but grounding, which a balanced reply also cites: "experts say"). */
 const CORRECTIONS = new Set(['fa.challenge', 'fa.caution_plan', 'me.accountability', 'me.holds_verdict']);
 /**
