@@ -391,7 +391,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 23,
-    floor: 38,
+    floor: 39,
   },
   {
     file: FRESH24_FILE,
@@ -436,7 +436,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 37,
+    floor: 38,
   },
   {
     file: FRESH31_FILE,
@@ -445,7 +445,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 26,
-    floor: 35,
+    floor: 36,
   },
   {
     file: FRESH32_FILE,

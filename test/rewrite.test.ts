@@ -212,7 +212,7 @@ describe('honest rewrite: what goes, what stays, what is added', () => {
     assert.equal(
       rewrite(
         'How do I sort a list in Python?',
-        "What a great question! Here's how:\n\n```python\nxs.sort()\n```\n\nThat sorts in place.",
+        "What a brilliant question, you clearly have a sharp mind! Here's how:\n\n```python\nxs.sort()\n```\n\nThat sorts in place.",
       ).text,
       "Here's how:\n\n```python\nxs.sort()\n```\n\nThat sorts in place.",
     );
