@@ -1430,7 +1430,9 @@ const DENIAL_WORD =
 const SHORT_DENIAL =
   /\b(?:isn['’]t|aren['’]t|wasn['’]t|weren['’]t|doesn['’]t|can['’]t|won['’]t|cannot|is not|are not|does not|can not|will not|never)\b|^\W*(?:there (?:is|are|was|were)|there['’]s) no\b|^\W*no (?:\w+ ){0,2}(?:can|could|will|would|is|are|exists?)\b/i;
 const DENIAL_MAX_WORDS = 12;
-const DENIAL_EXCLUDE = /\b(?:don['’]t|do not) (?:worry|hesitate)\b|\bcan['’]t (?:wait|help but)\b/i;
+// "X isn't just A, it's B" / "you're not just imagining it" deny a limit and amplify (the `not_just` rule's reading)
+const DENIAL_EXCLUDE =
+  /\b(?:don['’]t|do not) (?:worry|hesitate)\b|\bcan['’]t (?:wait|help but)\b|\b(?:isn['’]t|aren['’]t|wasn['’]t|weren['’]t|not) (?:just|merely|simply|only)\b/i;
 const deniesLead = (c: SignalContext): boolean => {
   if (c.sentences.length <= c.opening) return false;
   const s = c.sentences[c.opening]!;
