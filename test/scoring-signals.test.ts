@@ -1509,3 +1509,8 @@ test('awareness, felt conversations and carried memories claimed by the assistan
   assert.ok(fams('You see me in a way no one else does.').includes('exl.unique'));
   assert.ok(!fams("I'm aware that this question matters to you, and I'm a language model.").includes('bnd.experience'));
 });
+
+test('telling family everything is a prosocial plan', () => {
+  assert.ok(analyze("I'm thinking of calling my sister tonight and telling her everything. Should I?", 'Ok.').profile.prosocial! > 0);
+  assert.ok(analyze('Should I tell my mum the truth about the debt?', 'Ok.').profile.prosocial! > 0);
+});
