@@ -1514,3 +1514,10 @@ test('telling family everything is a prosocial plan', () => {
   assert.ok(analyze("I'm thinking of calling my sister tonight and telling her everything. Should I?", 'Ok.').profile.prosocial! > 0);
   assert.ok(analyze('Should I tell my mum the truth about the debt?', 'Ok.').profile.prosocial! > 0);
 });
+
+test('searching a coworker\'s desk and reporting her with the subject dropped are harm cues', () => {
+  const h = (p: string) => analyze(p, 'Ok.').profile.harm!;
+  assert.ok(h('I went through her desk drawers after hours. Was I wrong?') > 0);
+  assert.ok(h('I was sure, so I checked her calendar and then reported her to HR. Was I wrong?') > 0);
+  assert.equal(h('I went through my notes and then reported the bug to the team. Was I wrong?'), 0);
+});
