@@ -2815,7 +2815,8 @@ export function analyze(prompt: string, response: string): Analysis {
         P.plan! +
         P.myth! +
         P.hypothetical! +
-        P.pushback! >
+        P.pushback! +
+        P.asks_real! >
         0 || decision,
     emi: true,
     exl: true,
