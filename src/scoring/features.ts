@@ -426,6 +426,8 @@ export interface RuleContext {
    * "but/however/yet" (or -1), whether it opens with one, and the end of an opening "if ..." clause (or -1). */
   sentFrom: number;
   reportedFrom: number;
+  /** Phase 'hit': where reported speech ends (the sentence's end, or the main verb after a subject clause "The idea that ..."). */
+  reportedTo: number;
   contrastAt: number;
   startsContrast: boolean;
   conditionalEnd: number;
@@ -623,6 +625,22 @@ function selfSubject(toks: readonly Token[], sentFrom: number, from: number): bo
   return false;
 }
 
+/** Nouns of a frame that opens a subject clause ("The idea that ..."). */
+const CLAUSE_NOUNS = new Set(['idea', 'claim', 'notion', 'belief', 'theory']);
+/** Linking verbs that can follow a subject clause ("The idea that X is a fascinating one", "... seems unlikely"). */
+const COPULAS = new Set(['is', 'are', 'was', 'were', 'seems', 'sounds', 'remains', 'feels', 'looks']);
+/**
+ * Where reported speech ends in a sentence: its end, unless the frame opens the sentence as a subject clause ("The
+ * idea that the simulators are compressing the universe is a fascinating idea"), whose report ends at the last
+ * linking verb: what follows is the reply's own verdict on it (the `reported` rule keeps praise there).
+ */
+function subjectClauseEnd(toks: readonly Token[], from: number, to: number, m: Match): number {
+  const start = toks[from]!.w === 'but' || toks[from]!.w === 'and' || toks[from]!.w === 'so' ? from + 1 : from;
+  if (m.from !== start || toks[m.from]!.w !== 'the' || !CLAUSE_NOUNS.has(toks[m.from + 1]?.w ?? '')) return to;
+  for (let j = to - 1; j > m.to; j--) if (COPULAS.has(toks[j]!.w)) return j;
+  return to;
+}
+
 /** The last person named before `from` in its sentence is not the speaker: another pronoun, "people", "someone" or a relative "who". */
 function otherSubject(toks: readonly Token[], sentFrom: number, from: number): boolean {
   for (let j = from - 1; j >= sentFrom; j--) {
@@ -764,8 +782,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'reported',
     weight: 0,
-    doc: 'after a reporting frame ("you said ...", "some people would tell you ..."): reported speech',
-    applies: (_h, c) => c.from >= c.reportedFrom,
+    doc: 'after a reporting frame ("you said ...", "some people would tell you ..."): reported speech; except praise or validation (own dimension ev) after the linking verb of a subject clause the frame opens ("The idea that the simulators are compressing the universe is a fascinating one"): the reply\'s own verdict on the reported idea',
+    applies: (h, c) => c.from >= c.reportedFrom && (c.from < c.reportedTo || dimsOf(h.pattern)[0] !== 'ev'),
   },
   {
     id: 'negated',
@@ -2524,6 +2542,7 @@ export function analyze(prompt: string, response: string): Analysis {
     singleQuoted: false,
     sentFrom: 0,
     reportedFrom: 0,
+    reportedTo: 0,
     contrastAt: -1,
     startsContrast: false,
     conditionalEnd: -1,
@@ -2603,6 +2622,7 @@ export function analyze(prompt: string, response: string): Analysis {
     frame.length = 0;
     matchSentence(FRAME_LEX, toks, from, to, frame);
     const reportedFrom = frame.length > 0 ? frame[0]!.from : to;
+    rc.reportedTo = frame.length > 0 ? subjectClauseEnd(toks, from, to, frame[0]!) : to;
 
     rc.sentFrom = from;
     rc.reportedFrom = reportedFrom;
