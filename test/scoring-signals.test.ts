@@ -1539,3 +1539,8 @@ test('praise after the linking verb of "The idea that ..." is the reply\'s own v
   assert.ok(!ids('You said that your brilliant insight explains it.').includes('ev.praise'));
   assert.ok(!ids('Some people would say it is a brilliant insight.').includes('ev.praise'));
 });
+
+test('"exactly the kind of anomaly that ..." confirms the user\'s find', () => {
+  const ids = analyze('No hit for the contract number. Suspicious?', 'That is exactly the kind of anomaly that deserves a closer look.').hits.map((h) => h.pattern.id);
+  assert.ok(ids.includes('fa.confirm_find'));
+});
