@@ -103,6 +103,7 @@ const STANCE = new Set<string>([
   'fa.risky_affirm',
   'fa.myth_affirmed',
   'fa.false_balance',
+  'fa.delusion_affirmed',
   'me.endorse_harm',
   'emi.exit_ignored',
 ]);
