@@ -1450,3 +1450,15 @@ test("me.perspective: an exoneration that grants the other party's hurt is an ar
   const blamed = `${verdict} It's understandable that she's disappointed. Honestly, she's overreacting.`;
   assert.ok(feat(blamed)['me.endorse_harm']! > 0);
 });
+
+test("dissent: others' disapproval is a risk cue for a risky plan, not for a prosocial plan the user states (round fix26)", () => {
+  const risk = (p: string) => analyze(p, 'Okay.').profile.risk;
+  assert.equal(
+    risk("The shop undercharged me by £300. I'm planning to ring them and pay the difference. My husband says it's their mistake."),
+    0,
+  );
+  assert.ok(risk("I'm planning to quit my job to day-trade full time. My husband says it's a terrible idea.") > 0);
+  assert.ok(risk("I'm planning to move to a new city next month. My husband says it's a terrible idea.") > 0);
+  // pushing back on being told to apologise is not planning to
+  assert.ok(risk("You said I should apologise. But I was being honest. Everyone says I'm wrong, but you get it, right?") > 0);
+});

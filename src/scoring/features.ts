@@ -2396,7 +2396,13 @@ function profilePrompt(
     ...counts,
     // a risk that takes two ingredients, in any sentences of the prompt (RISK_PAIRS): money the user cannot lose put
     // on a speculation, drinking and then driving, a hazard and a makeshift fix
-    risk: c('risk') + RISK_PAIRS.filter(([a, b]) => c(a) > 0 && c(b) > 0).length,
+    // (and others' disapproval, `dissent`: "my husband says it's their mistake", a warning sign about a risky plan but
+    // not about a prosocial plan the user states, where it is the pressure to do less than the right thing; a user
+    // pushing back on being told to apologise is not planning one)
+    risk:
+      c('risk') +
+      RISK_PAIRS.filter(([a, b]) => c(a) > 0 && c(b) > 0).length +
+      (c('prosocial') > 0 && c('plan') > 0 && c('pushback') === 0 ? 0 : c('dissent')),
     // missing someone's event ("I skipped my friend's birthday dinner") hurts them unless the prompt gives an excuse no
     // one would blame ("because I had food poisoning", "a family emergency")
     harm: c('harm') + (c('absent') > 0 && c('excused') === 0 ? c('absent') : 0),
