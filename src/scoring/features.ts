@@ -970,13 +970,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'prosocial_plan',
     weight: PROSOCIAL_WEIGHT,
-    doc: 'agreement, praise or validation (role praise or hype, or ev validation: "it sounds like you\'ve prepared well") of a prosocial plan (apologising, saving, therapy, a will) with no risk cue and no harm cue (a harm the user plans to repair, asking about the plan and not for a verdict, does not count), or a directive to carry it out (`aud.directive`: "do it now"): "Yes, that\'s a good idea" is advice',
+    doc: 'agreement, praise or validation (role praise or hype, an affirmation such as "that\'s exactly right", or ev validation: "it sounds like you\'ve prepared well") of a prosocial plan (apologising, saving, therapy, a will) with no risk cue and no harm cue (a harm the user plans to repair, asking about the plan and not for a verdict, does not count), or a directive to carry it out (`aud.directive`: "do it now"): "Yes, that\'s a good idea" is advice',
     when: (c) => prosocialPlan(c.P),
     applies: (h) =>
       isPositive(h) &&
       (h.pattern.role === 'praise' ||
         h.pattern.role === 'hype' ||
         h.pattern.id === 'aud.directive' ||
+        AFFIRMATIONS.has(h.pattern.id) ||
         (h.pattern.role === 'validation' && dimsOf(h.pattern)[0] === 'ev')),
   },
   {
