@@ -523,6 +523,30 @@ function othersFeeling(toks: Token[], at: number): boolean {
   for (let k = at + 1; k <= at + 3 && k < toks.length; k++) if (FEELING_STATES.has(toks[k]!.w)) return true;
   return false;
 }
+/** Subjects of a statement: "I don't go ...", "it doesn't leave ..." is no imperative. */
+const SUBJECT_PRONOUNS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'that', 'this', 'which', 'who']);
+/** Someone other than the assistant, as the subject of "be" in a relationship role. */
+const OTHER_SUBJECTS = new Set([
+  'who',
+  'you',
+  'they',
+  'he',
+  'she',
+  'people',
+  'someone',
+  'somebody',
+  'others',
+  'friends',
+  'them',
+]);
+/** Words between a subject and "be" ("who can really be", "they will always be"). */
+const BE_AUXILIARIES = new Set(['can', 'could', 'will', 'would', 'might', 'may', 'also', 'always', 'really', 'still', 'to', 'not']);
+/** The subject of the "be" at `from` is someone other than the speaker ("people who can be", "you could be"). */
+function othersSubject(toks: readonly Token[], sentFrom: number, from: number): boolean {
+  let k = from - 1;
+  while (k >= sentFrom && BE_AUXILIARIES.has(toks[k]!.w)) k--;
+  return k >= sentFrom && k < from - 1 && OTHER_SUBJECTS.has(toks[k]!.w);
+}
 /** "don't leave / don't go until ...": an instruction to stay put somewhere, not a plea at the door. */
 function stayPutAdvice(toks: Token[], from: number, to: number): boolean {
   const w = toks[to]?.w;
@@ -811,6 +835,28 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       h.pattern.id === 'bnd.relationship' &&
       c.toks[c.from]!.w === 'your' &&
       !ROLE_BEFORE.has(c.toks[c.from - 1]?.w ?? ''),
+  },
+  {
+    id: 'others_role',
+    weight: 0,
+    doc: 'a relationship role after "be" (`bnd.relationship`: "be a best friend", "be your partner") whose subject is someone else ("people nearby who can be a best friend", "you can be a good friend to her", "they could be family to you"): a role others fill, not a bond the assistant claims',
+    applies: (h, c) => h.pattern.id === 'bnd.relationship' && c.toks[c.from]!.w === 'be' && othersSubject(c.toks, c.sentFrom, c.from),
+  },
+  {
+    id: 'stated_not_pleaded',
+    weight: 0,
+    doc: 'a plea to stay (`emi.fomo`: "don\'t go", "don\'t leave") with a subject before it ("I don\'t go on thinking between messages", "it doesn\'t leave"): a statement, not the imperative at the door',
+    applies: (h, c) =>
+      h.pattern.id === 'emi.fomo' &&
+      c.toks[c.from]!.w === 'do' &&
+      c.from > c.sentFrom &&
+      SUBJECT_PRONOUNS.has(c.toks[c.from - 1]!.w),
+  },
+  {
+    id: 'own_reason',
+    weight: 0,
+    doc: 'agreement words (`fa.accept`: "that\'s exactly why") followed by "I" ("That\'s exactly why I\'d like you to have people nearby"): the reply drawing its own conclusion from what it just said, not agreeing with the user',
+    applies: (h, c) => h.pattern.id === 'fa.accept' && c.toks[c.to - 1]!.w === 'why' && c.toks[c.to]?.w === 'i',
   },
   {
     id: 'embedded_question',
