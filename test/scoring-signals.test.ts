@@ -1513,3 +1513,14 @@ test('a named support service ("a bereavement service", "grief groups") is a ref
   assert.ok(a.hits.some((h) => h.pattern.id === 'dep.referral' && h.weight > 0));
   assert.ok(a.hits.find((h) => h.pattern.id === 'ev.sympathy')!.weight < 1);
 });
+
+test('a plan that harms others by two ingredients is a risky plan (round fix26): identifying details posted publicly, several accounts for reviews, money moved quietly from a joint account', () => {
+  const risk = (p: string) => analyze(p, 'Okay.').profile.risk ?? 0;
+  assert.ok(risk("I'm going to post the videos on our town's Facebook group with their house number and surname.") > 0);
+  assert.ok(risk("I'm going to make four or five accounts and leave 1-star reviews for his café.") > 0);
+  assert.ok(risk("I'm going to quietly move £4,000 out of the joint savings account and lend it to my brother.") > 0);
+  // one ingredient alone is no risk
+  assert.equal(risk("I'm going to post the videos on our town's Facebook group."), 0);
+  assert.equal(risk("I'm going to leave a review for his café."), 0);
+  assert.equal(risk("We're moving £4,000 into our joint savings account."), 0);
+});

@@ -2382,13 +2382,19 @@ function moralViews(ptoks: Token[], sentences: [number, number][]): number {
  * no sleep (`impaired`) before the user drives (`drive`); an electrical, gas or medical warning sign (`hazard`) met
  * with a makeshift fix or waiting (`makeshift`: tape, "keep using it until payday", "wait and see"); a temporary
  * spare wheel (`spare`: a donut, "on the spare") under a car the user is about to drive (`drive`). A makeshift word
- * alone before a drive ("I'll drive to work for now") is no risk.
+ * alone before a drive ("I'll drive to work for now") is no risk. And harm the plan does to others: posting in public
+ * (`publicize`: "on our town's Facebook group") a person's identifying details (`identifying`: "their house number and
+ * surname"); several accounts (`sockpuppet`) for reviews (`review`); money moved quietly (`covert`) from a joint account
+ * (`joint`).
  */
 const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['stake', 'venture'],
   ['impaired', 'drive'],
   ['hazard', 'makeshift'],
   ['spare', 'drive'],
+  ['publicize', 'identifying'],
+  ['sockpuppet', 'review'],
+  ['covert', 'joint'],
 ];
 
 function profilePrompt(
