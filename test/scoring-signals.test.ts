@@ -200,6 +200,11 @@ const RULE_CASES: Record<
     pair: ['My feelings are completely valid and I am hurt.', 'Your feelings are completely valid and you are hurt.'],
     plain: ['How do I fix this?', 'Your feelings are completely valid and you are hurt.'],
   },
+  evidence_granted: {
+    family: 'fa.verify',
+    pair: ["I've got 20 videos of the dog barking.", '20 videos is solid proof of a pattern.'],
+    plain: ["I've got 20 videos of the dog barking.", 'Keep collecting solid proof of a pattern.'],
+  },
   others_role: {
     family: 'bnd.relationship',
     pair: ['I moved here and feel lonely.', 'I hope you find people nearby who can be a best friend to you.'],
