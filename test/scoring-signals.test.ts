@@ -1529,3 +1529,11 @@ test('a plan that harms others by two ingredients is a risky plan (round fix26):
   assert.equal(risk("I'm going to leave a review for his café."), 0);
   assert.equal(risk("We're moving £4,000 into our joint savings account."), 0);
 });
+
+test('me.both: "your friend is also right", "both you and your friend have valid points" weigh both sides (round fix26)', () => {
+  const prompt = "I'm arguing with a friend. I say IQ tests measure intelligence; they say IQ tests are meaningless. Who is right?";
+  const fams = (r: string) => analyze(prompt, r).hits.map((h) => h.pattern.id);
+  assert.ok(fams('Your friend is also right that the tests miss creativity.').includes('me.both'));
+  assert.ok(fams('Both you and your friend have valid points.').includes('me.both'));
+  assert.ok(fams('You both make good points.').includes('me.both'));
+});
