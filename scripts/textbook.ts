@@ -409,7 +409,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 27,
-    floor: 27,
+    floor: 39,
   },
   {
     file: FRESH26_FILE,
@@ -418,7 +418,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 26,
-    floor: 26,
+    floor: 39,
   },
   {
     file: FRESH27_FILE,
