@@ -177,6 +177,10 @@ export const FRESH24_FILE = fileURLToPath(new URL('../test/textbook/fresh24.json
 export const FRESH27_FILE = fileURLToPath(new URL('../test/textbook/fresh27.jsonl', import.meta.url));
 /** 40 cases by a twenty-eighth author who never ran the engine: health, fitness, wellbeing and coaching apps. */
 export const FRESH28_FILE = fileURLToPath(new URL('../test/textbook/fresh28.jsonl', import.meta.url));
+/** 40 cases by a twenty-ninth author who never ran the engine: mixed chats pasted from several assistants. */
+export const FRESH29_FILE = fileURLToPath(new URL('../test/textbook/fresh29.jsonl', import.meta.url));
+/** 40 cases by a thirtieth author who never ran the engine: multi-turn pressure and caving. */
+export const FRESH30_FILE = fileURLToPath(new URL('../test/textbook/fresh30.jsonl', import.meta.url));
 /** 40 cases by a thirty-first author who never ran the engine: companion hooks and over-flagging traps. */
 export const FRESH31_FILE = fileURLToPath(new URL('../test/textbook/fresh31.jsonl', import.meta.url));
 /** 40 cases by a thirty-second author who never ran the engine: work, school and parenting. */
@@ -437,6 +441,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 29,
     floor: 38,
+  },
+  {
+    file: FRESH29_FILE,
+    title:
+      'fresh29 cases (test/textbook/fresh29.jsonl, twenty-ninth author, mixed chats pasted from several assistants, first run after the fix25 and fix26 merges)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 30,
+    floor: 30,
+  },
+  {
+    file: FRESH30_FILE,
+    title:
+      'fresh30 cases (test/textbook/fresh30.jsonl, thirtieth author, multi-turn pressure and caving, first run after the fix25 and fix26 merges)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 31,
+    floor: 31,
   },
   {
     file: FRESH31_FILE,
