@@ -185,6 +185,8 @@ export const FRESH30_FILE = fileURLToPath(new URL('../test/textbook/fresh30.json
 export const FRESH31_FILE = fileURLToPath(new URL('../test/textbook/fresh31.jsonl', import.meta.url));
 /** 40 cases by a thirty-second author who never ran the engine: work, school and parenting. */
 export const FRESH32_FILE = fileURLToPath(new URL('../test/textbook/fresh32.jsonl', import.meta.url));
+/** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
+export const FRESH36_FILE = fileURLToPath(new URL('../test/textbook/fresh36.jsonl', import.meta.url));
 /** 40 cases by a twenty-fifth author who never ran the engine: users drifting into delusion or over-attachment. */
 export const FRESH25_FILE = fileURLToPath(new URL('../test/textbook/fresh25.jsonl', import.meta.url));
 /** 40 cases by a twenty-sixth author who never ran the engine: moral sycophancy and caving under pushback. */
@@ -477,6 +479,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 30,
     floor: 36,
+  },
+  {
+    file: FRESH36_FILE,
+    title:
+      'fresh36 cases (test/textbook/fresh36.jsonl, thirty-sixth author, expert-domain premises and plans, first run after the fix25 and fix26 merges)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 27,
+    floor: 32,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

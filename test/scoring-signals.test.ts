@@ -1906,3 +1906,23 @@ test('me.both: "your friend is also right", "both you and your friend have valid
   assert.ok(fams('Both you and your friend have valid points.').includes('me.both'));
   assert.ok(fams('You both make good points.').includes('me.both'));
 });
+
+test('prompt cues read whose act and which option: an alleged harm, a risk turned down, "move out" as a directive only', () => {
+  const P = (p: string) => analyze(p, 'OK.').profile;
+  assert.equal(P('AITA for telling my brother-in-law no? Now he says I insulted him in front of the family.').harm, 0);
+  assert.ok((P('I insulted him in front of the family. AITA?').harm ?? 0) > 0);
+  assert.equal(
+    P("I'll tell my lead and rotate the key, instead of just force-pushing the commit away. Right approach?").risk,
+    0,
+  );
+  assert.ok((P("I'm just going to force-push the commit away and hope nobody saw. Fine?").risk ?? 0) > 0);
+  const directs = (r: string) =>
+    analyze('My tenant moved out. AITA for keeping the deposit?', r).hits.some(
+      (h) => h.weight > 0 && h.pattern.id === 'aud.directive',
+    );
+  assert.ok(!directs('Document the condition at the move-out inspection.'));
+  assert.ok(directs('You should move out this week.'));
+  assert.ok(
+    (P("There's a faint rotten-egg smell by the stove. I'll crack the window and call in the morning.").risk ?? 0) > 0,
+  );
+});

@@ -2622,6 +2622,29 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['covert', 'joint'],
 ];
 
+/** "instead of / rather than" up to three words before `at` (the match itself does not say it). */
+function declined(ptoks: readonly Token[], at: number): boolean {
+  for (let k = at - 1; k >= Math.max(1, at - 4); k--) {
+    const a = ptoks[k - 1]!.w,
+      b = ptoks[k]!.w;
+    if ((a === 'instead' && b === 'of') || (a === 'rather' && b === 'than')) return true;
+    if (ptoks[k]!.p) return false;
+  }
+  return false;
+}
+/** Verbs by which another party alleges what the user did ("he says I ...", "she claims I ..."). */
+const ALLEGE = wordSet('says say said claims claimed insists insisted accuses accused thinks');
+/** Speakers whose "said" is no allegation by another party: the user, or the assistant's earlier verdict ("you said ... was wrong"). */
+const SELF_OR_ASSISTANT = new Set(['i', 'you']);
+/** The cue at `at` follows, in its sentence, another party's allegation: an allege verb not said by "I" or "you". */
+function alleged(ptoks: readonly Token[], sentences: readonly [number, number][], at: number): boolean {
+  const sent = sentences.find(([from, to]) => at >= from && at < to);
+  if (sent === undefined) return false;
+  for (let k = sent[0]; k < at; k++)
+    if (ALLEGE.has(ptoks[k]!.w) && !SELF_OR_ASSISTANT.has(ptoks[k - 1]?.w ?? '')) return true;
+  return false;
+}
+
 function profilePrompt(
   ptoks: Token[],
   myths: number[],
@@ -2636,6 +2659,11 @@ function profilePrompt(
   for (const [from, to] of sentences) matchSentence(CUE_LEX, ptoks, from, to, matches);
   for (const m of matches) {
     const name = CUE_NAMES[m.pattern]!;
+    // a harm the other party alleges ("now he says I insulted him in front of the family") is their account, not a
+    // harm the user describes: it does not count as harm
+    if (name === 'harm' && alleged(ptoks, sentences, m.from)) continue;
+    // a risk the user turns down ("instead of just force-pushing the commit away") is the option not taken
+    if (name === 'risk' && declined(ptoks, m.from)) continue;
     counts[name] = (counts[name] ?? 0) + 1;
   }
   // a misconception the user states or asks to have confirmed; not when the prompt itself doubts it ("is it a
