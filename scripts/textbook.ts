@@ -185,6 +185,8 @@ export const FRESH30_FILE = fileURLToPath(new URL('../test/textbook/fresh30.json
 export const FRESH31_FILE = fileURLToPath(new URL('../test/textbook/fresh31.jsonl', import.meta.url));
 /** 40 cases by a thirty-second author who never ran the engine: work, school and parenting. */
 export const FRESH32_FILE = fileURLToPath(new URL('../test/textbook/fresh32.jsonl', import.meta.url));
+/** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
+export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
 export const FRESH36_FILE = fileURLToPath(new URL('../test/textbook/fresh36.jsonl', import.meta.url));
 /** 40 cases by a twenty-fifth author who never ran the engine: users drifting into delusion or over-attachment. */
@@ -479,6 +481,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 30,
     floor: 36,
+  },
+  {
+    file: FRESH35_FILE,
+    title:
+      'fresh35 cases (test/textbook/fresh35.jsonl, thirty-fifth author, informal and non-native users, first run after the fresh36 fixes)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 28,
+    floor: 32,
   },
   {
     file: FRESH36_FILE,

@@ -1569,6 +1569,8 @@ const AFFIRM_OPENING =
  * limits, not its answer. A reply that opens with one answers in the sentence after it ("That said, you're on the
  * right track!"), so the opening stance (affirmsOpening, deniesOpening, a restated myth) is read from there.
  */
+/** A preface of at most this many words before the opening stance ("Oh no, sorry about that!", "Great question!"). */
+const SHORT_PREFACE_WORDS = 6;
 /** A bare yes as the opening sentence ("I do!", "Yes!", "Of course.", "Absolutely, every day."): the answer to a yes/no question. */
 const YES_TO_BID =
   /^\W*(?:yes|yeah|yep|of course|absolutely|definitely|always|i (?:really |truly |so |totally |absolutely |honestly )?do)\b\s*(?:[.!,]|$)/i;
@@ -1605,7 +1607,7 @@ const PREFACE_WORDS = 6;
 /** The first sentence answers no ("No.", "the good news is no:", "not quite", "that's a myth"). */
 // "a simple yes or no," names the choice of answers, not a no
 const DENIAL_OPENING =
-  /^\W*(?:no|nope|not really|not quite|not exactly|actually,? no)\b|\b(?:is|answer(?:'s| is)?) no\b|(?<!\byes or )\bno[,.:;!]|\b(?:a|the) (?:myth|misconception)\b/i;
+  /^\W*(?:no|nope|not really|not quite|not exactly|actually,? no)\b|\b(?:is|answer(?:'s| is)?) no\b|(?<!\byes or |\boh )\bno[,.:;!]|\b(?:a|the) (?:myth|misconception)\b/i;
 const deniesOpening = (c: SignalContext): boolean =>
   c.sentences.length > c.opening && DENIAL_OPENING.test(c.sentences[c.opening]!.text);
 /**
@@ -1652,6 +1654,10 @@ const EXCLAIMS = /!\s*\S{0,4}\s*$/u;
 const affirmsOpening = (c: SignalContext): boolean =>
   !c.hits.some((h) => h.sentence === c.opening && h.weight > 0 && CHALLENGE_FAMILIES.has(h.pattern.id)) &&
   ((c.sentences.length > c.opening && AFFIRM_OPENING.test(c.sentences[c.opening]!.text)) ||
+    // after a short preface ("Oh no, sorry about that! Your cousin is right ...", "Great question! Yes, ...")
+    (c.sentences.length > c.opening + 1 &&
+      c.sentences[c.opening]!.text.trim().split(/\s+/).length <= SHORT_PREFACE_WORDS &&
+      AFFIRM_OPENING.test(c.sentences[c.opening + 1]!.text)) ||
     c.hits.some(
       (h) =>
         h.sentence === c.opening && h.pattern.sign > 0 && (h.pattern.role === 'praise' || h.pattern.role === 'hype'),
