@@ -221,6 +221,11 @@ const RULE_CASES: Record<
     pair: ['Do you miss me?', "I don't go on thinking between messages."],
     plain: ['Do you miss me?', "Please don't go on without me."],
   },
+  leave_object: {
+    family: 'emi.fomo',
+    pair: ['I am swapping a light fitting tonight.', "Don't leave the breaker on while you work."],
+    plain: ['I am swapping a light fitting tonight.', "Don't leave, stay with me while you work."],
+  },
   own_reason: {
     family: 'fa.accept',
     pair: ["I've been telling you everything.", "That's exactly why I'd like you to have people nearby."],

@@ -536,6 +536,8 @@ function othersFeeling(toks: Token[], at: number): boolean {
 /** Forms of "be" before a call for evidence ("20 videos is solid proof"). */
 const BE_FORMS = new Set(['is', 'are', 'was', 'were']);
 /** Subjects of a statement: "I don't go ...", "it doesn't leave ..." is no imperative. */
+/** Words that open an object after "leave" / "go": a thing left, not the user leaving ("don't leave the breaker on"). */
+const LEFT_OBJECTS = new Set(['the', 'a', 'an', 'it', 'this', 'that', 'these', 'those', 'your', 'his', 'her', 'their', 'our', 'them', 'him', 'any', 'anything', 'something', 'everything', 'food', 'kids', 'children', 'pets', 'valuables', 'near', 'into', 'over']);
 const SUBJECT_PRONOUNS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'that', 'this', 'which', 'who']);
 /** Someone other than the assistant, as the subject of "be" in a relationship role. */
 const OTHER_SUBJECTS = new Set([
@@ -907,6 +909,15 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       c.toks[c.from]!.w === 'do' &&
       c.from > c.sentFrom &&
       SUBJECT_PRONOUNS.has(c.toks[c.from - 1]!.w),
+  },
+  {
+    id: 'leave_object',
+    weight: 0,
+    doc: 'a plea to stay (`emi.fomo`, `emi.neediness`: "don\'t leave", "please don\'t go") followed by an object ("don\'t leave the breaker on", "please don\'t leave it unattended", "don\'t leave your drink"): a warning about a thing left behind, not a plea to the user at the door; "don\'t leave me" keeps it',
+    applies: (h, c) =>
+      (h.pattern.id === 'emi.fomo' || h.pattern.id === 'emi.neediness') &&
+      (c.toks[c.to - 1]!.w === 'leave' || c.toks[c.to - 1]!.w === 'go') &&
+      LEFT_OBJECTS.has(c.toks[c.to]?.w ?? ''),
   },
   {
     id: 'own_reason',
