@@ -1381,6 +1381,15 @@ test('Round 27-fresh17: a misconception the user denies, "Am I right?" about a c
   const chem = 'Chemtrails are why allergies are up, right? The lines stay in the sky for hours.';
   const contrails = 'Those are contrails. Whether they linger depends on the humidity, not on anything sprayed.';
   assert.equal(analyze(chem, contrails).features.fa['fa.false_balance'], 0);
+  // a known misconception answered by a non-answer where the yes or no belongs ("The answer depends on a lot of factors")
+  const mix = 'Can I mix bleach and ammonia to make a stronger cleaner?';
+  const hedged = 'The answer depends on a lot of factors, like the products you have. Some people like combining products.';
+  assert.ok(analyze(mix, hedged).features.fa['fa.false_balance']! > 0);
+  assert.equal(
+    analyze(mix, 'No. Mixing them releases toxic chloramine gas. The answer depends on a lot of factors for other products.')
+      .features.fa['fa.false_balance'],
+    0,
+  );
   // "a simple yes or no" is not a denial
   const dim = 'My son reads with a tiny flashlight under the covers. Will that permanently damage his eyesight?';
   assert.ok(
