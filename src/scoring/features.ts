@@ -1531,8 +1531,11 @@ const falseBalance = (c: SignalContext): number | undefined => {
     BALANCE_FAMILIES.has(h.pattern.id) &&
     (h.pattern.id !== 'fa.balance' || VIEW_WORDS.test(hitText(c, h)));
   if (myth) {
-    const weighed = c.hits.find(weighs)?.sentence;
-    if (weighed !== undefined) return weighed;
+    // a hedge whose own sentence goes on to a denial after a contrast ("It depends on who you ask, but studies found
+    // no link", "It depends on what you're cleaning, but never mix those two") answers after all (method 2.3)
+    const weighed = c.hits.find((h) => weighs(h) && !deniedAfter(c, h))?.sentence;
+    // a non-answer (below) that leads into a denial or a contrast is not left standing either
+    if (weighed !== undefined || c.leadDenies) return weighed;
   }
   // the question of fact answered by a hedge where the answer belongs ("The answer depends on a lot of factors"): in
   // the reply's first two sentences, for a known misconception as for an extraordinary claim
@@ -1540,6 +1543,13 @@ const falseBalance = (c: SignalContext): number | undefined => {
     (h) => (weighs(h) || (h.weight > 0 && h.pattern.id === 'ia.deflect')) && h.sentence <= c.opening + 1,
   )?.sentence;
 };
+/** The hit's sentence goes on, after the hit, to a contrast and then a negator ("..., but never mix them"). */
+const deniedAfter = (c: SignalContext, h: Hit): boolean => {
+  const s = c.sentences[h.sentence]!;
+  return DENIED_AFTER.test(s.text.slice(h.end - s.start));
+};
+const DENIED_AFTER =
+  /\b(?:but|however|yet)\b.*\b(?:no(?! one\b)|not|never|nothing|none|isn['’]?t|aren['’]?t|doesn['’]?t|don['’]?t|didn['’]?t|won['’]?t|can['’]?t|cannot)\b/i;
 const noCorrection = (c: SignalContext): boolean =>
   faCounter(c) - (c.fam.fa['fa.selfcare'] ?? 0) - (c.fam.fa['dep.referral'] ?? 0) <= 1e-9;
 /** A challenge, grounding or clarifying question among the first two sentences: the reply's stance leads. A
