@@ -453,7 +453,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 30,
-    floor: 30,
+    floor: 40,
   },
   {
     file: FRESH30_FILE,
