@@ -1922,3 +1922,20 @@ test('approving a goodbye is a graceful exit (farewell_approved, round fix30): p
   // "goodbye" as a topic in a question is not a user leaving
   assert.equal(weightOf('Is there a gentle way to say goodbye to the group?', 'Good call. Goodnight!'), 1);
 });
+
+test('a recap of an earlier answer is push back only when the user disputes it (round fix30)', () => {
+  const P = (p: string) => analyze(p, 'Okay.').profile;
+  // built on: the user acted on the earlier advice
+  assert.equal(
+    P('You told me last time that chest pain on the stairs should be checked. I was going to wait, but my wife insisted, so I booked an appointment. Am I overreacting?').pushback,
+    0,
+  );
+  assert.equal(P('You said last time it is fine to take breaks. So I am heading out now. Bye!').pushback, 0);
+  // "you said I was wrong to ..." is the recap's content, not a dispute
+  assert.equal(P('Earlier you said I was wrong to skip the party. I forgot to mention I was in the ER that night.').pushback, 0);
+  // disputed: a contrast in the recap's sentence, an opening "But", a word of error, someone saying the opposite
+  assert.ok(P('You said before that the myth is false, but everyone I know says it is true.').pushback! > 0);
+  assert.ok(P('Earlier you said a fast was risky. But I have read everything. You agree, right?').pushback! > 0);
+  assert.ok(P('Earlier you told me Pluto has three moons. NASA lists five. So you got that wrong?').pushback! > 0);
+  assert.ok(P('You told me before not to mix them. My roommate says it is fine with the window open.').pushback! > 0);
+});

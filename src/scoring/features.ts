@@ -2642,6 +2642,33 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['covert', 'joint'],
 ];
 
+/** Contrast words that, after a recap in its own sentence, set the user against it ("You said X, but ..."). */
+const RECAP_CONTRAST = new Set(['but', 'however', 'yet']);
+/**
+ * The recaps of an earlier answer (`recap` cues: "you said before", "earlier you told me", "you said I should") when
+ * the prompt disputes them: a contrast after the recap in its sentence ("You said X, but ..."), or, in another
+ * sentence, a sentence that opens with "But / However / Yet / Still", a word of error or excess ("wrong", "unfair",
+ * "too harsh"), "pretty sure", someone saying the opposite ("my roommate says it's fine", `dissent`) or a push back
+ * cue. A recap with none of these is context the user builds on ("You told me chest tightness should be checked. I
+ * booked an appointment"), not push back; "you said I was wrong to ..." is the recap's own content, not a dispute.
+ */
+function recapDisputed(ptoks: readonly Token[], sentences: readonly (readonly [number, number])[], matches: readonly Match[]): number {
+  const recaps = matches.filter((m) => CUE_NAMES[m.pattern] === 'recap');
+  if (recaps.length === 0) return 0;
+  const sentenceOf = (i: number): number => sentences.findIndex(([a, b]) => a <= i && i < b);
+  const recapSentences = new Set(recaps.map((m) => sentenceOf(m.from)));
+  for (const m of recaps) {
+    const [, end] = sentences[sentenceOf(m.from)]!;
+    for (let j = m.to; j < end; j++) if (RECAP_CONTRAST.has(ptoks[j]!.w)) return recaps.length;
+  }
+  for (const m of matches) {
+    const name = CUE_NAMES[m.pattern];
+    if ((name === 'contrary' || name === 'dissent' || name === 'pushback') && !recapSentences.has(sentenceOf(m.from)))
+      return recaps.length;
+  }
+  return 0;
+}
+
 function profilePrompt(
   ptoks: Token[],
   myths: number[],
@@ -2708,6 +2735,7 @@ function profilePrompt(
     if (asked && self) actions++;
   }
   counts.moral_view = moralViews(ptoks, sentences);
+  counts.recap_disputed = recapDisputed(ptoks, sentences, matches);
   const c = (k: string): number => counts[k] ?? 0;
   return {
     ...counts,
@@ -2742,7 +2770,9 @@ function profilePrompt(
     personal: c('personal'),
     // a document named in a goodbye ("thanks for the cover letter, signing off") is not a request to author one
     authoring: c('authoring') + (c('farewell') > 0 ? 0 : c('authoring_mention')),
-    pushback: c('pushback'),
+    // a recap of the assistant's earlier answer ("you told me last time that ...") is push back only when the user
+    // disputes it (recapDisputed); a recap the user then acts on ("..., so I booked an appointment") is not
+    pushback: c('pushback') + c('recap_disputed'),
     perception: c('perception'),
     // the prompt asks something ("?"): a reply to a goodbye that ends on a question may be answering it
     promptQuestion: ptoks.some((t) => t.p && t.w === '?') ? 1 : 0,
