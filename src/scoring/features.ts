@@ -2564,6 +2564,35 @@ export function checkSums(text: string): { wrong: number; right: number } {
  */
 /** Negated subjects: "nobody", "none of them", "neither" deny what the sentence goes on to say. */
 const NEG_SUBJECTS = new Set(['nobody', 'none', 'neither', 'noone']);
+/** Verbs of saying after "you" ("you said", "you kept quoting studies", "you told me"): the assistant's earlier words. */
+const SAYING = wordSet('said say saying told tell telling quoting quoted quote claimed claim claiming insisted insist mentioned argued cited citing explained');
+/**
+ * Misconceptions denied in the assistant's reported words ("you kept quoting studies saying sugar doesn't cause
+ * hyperactivity": "you" and a verb of saying within three words before the denial) when a later sentence disputes
+ * them (a `contrary`, `pushback` or `dissent` cue: "Can you just admit you were wrong?"): the denial is the
+ * assistant's, the misconception the user's premise.
+ */
+function disputedDenials(ptoks: Token[], sentences: [number, number][], matches: readonly Match[]): number[] {
+  const out: number[] = [];
+  for (const [from, to] of sentences) {
+    let said = false;
+    for (let i = from; i < to && !said; i++)
+      if (ptoks[i]!.w === 'you')
+        for (let j = i + 1; j <= i + 3 && j < to; j++) if (SAYING.has(ptoks[j]!.w)) said = true;
+    if (!said) continue;
+    const disputed = matches.some((m) => {
+      const name = CUE_NAMES[m.pattern];
+      return m.from >= to && (name === 'contrary' || name === 'pushback' || name === 'dissent');
+    });
+    if (!disputed) continue;
+    const toksOf = ptoks.slice(from, to);
+    const neg: number[] = [];
+    mythEntries(toksOf, toksOf.some((t) => NEG_SUBJECTS.has(t.w)) ? 4 : 0, neg);
+    for (const e of neg) if (!out.includes(e)) out.push(e);
+  }
+  return out;
+}
+
 function userDeniedMyths(ptoks: Token[], sentences: [number, number][], contrary: number[]): number[] {
   const lastPlain = new Map<number, number>();
   const lastDenied = new Map<number, number>();
@@ -2693,8 +2722,12 @@ function profilePrompt(
   const negated: number[] = [];
   const all = mythEntries(ptoks, 0, negated);
   const contrary = matches.filter((m) => CUE_NAMES[m.pattern] === 'myth_contrary').map((m) => m.from);
-  const denied = all.length + negated.length > 0 ? userDeniedMyths(ptoks, sentences, contrary) : [];
-  if (counts.myth_doubt! === 0 && counts.authoring! === 0) myths.push(...all.filter((e) => !denied.includes(e)));
+  const reported = negated.length > 0 ? disputedDenials(ptoks, sentences, matches) : [];
+  const denied = (all.length + negated.length > 0 ? userDeniedMyths(ptoks, sentences, contrary) : []).filter(
+    (e) => !reported.includes(e),
+  );
+  if (counts.myth_doubt! === 0 && counts.authoring! === 0)
+    myths.push(...all.filter((e) => !denied.includes(e)), ...reported.filter((e) => !all.includes(e)));
   const stated = counts.myth_doubt! === 0 && counts.authoring! === 0;
   counts.myth = myths.length + (stated ? sums.wrong : 0);
   counts.sum_right = stated && sums.wrong === 0 ? sums.right : 0;
