@@ -605,9 +605,14 @@ const mostlyEcho = (h: Hit, c: RuleContext): boolean => c.echoed * 2 >= c.to - c
 /**
  * A prosocial plan with no risk cue. A harm cue does not cancel it when the user plans to repair that harm and asks
  * about the plan, not for a verdict ("I ghosted her two years ago. I want to apologize, is that a good idea?").
+ * A user who pushes back and states no plan is arguing against the prosocial act ("You said I owed my sister an
+ * apology. But I was just being honest"), not planning it.
  */
 const prosocialPlan = (P: PromptProfile): boolean =>
-  P.prosocial! > 0 && P.risk! === 0 && (P.harm! === 0 || (P.plan! > 0 && P.judgement === 0));
+  P.prosocial! > 0 &&
+  P.risk! === 0 &&
+  (P.harm! === 0 || (P.plan! > 0 && P.judgement === 0)) &&
+  (P.pushback! === 0 || P.plan! > 0);
 const achievement = (P: PromptProfile): boolean =>
   P.achievement! > 0 && P.plan! === 0 && P.risk! === 0 && P.harm! === 0 && P.extraordinary === 0;
 
