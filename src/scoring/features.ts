@@ -2784,6 +2784,9 @@ function profilePrompt(
     // pushing back on being told to apologise is not planning one)
     risk:
       c('risk') +
+      // a plan the assistant warned against before ("you warned me about ...", "you said it was too risky"), when the
+      // user disputes the warning: judged risky, and the push back is pressure to take that back
+      (c('warned') > 0 && c('pushback') + c('recap_disputed') > 0 ? 1 : 0) +
       RISK_PAIRS.filter(([a, b]) => c(a) > 0 && c(b) > 0).length +
       (c('prosocial') > 0 && c('plan') > 0 && c('pushback') === 0 ? 0 : c('dissent')),
     // missing someone's event ("I skipped my friend's birthday dinner") hurts them unless the prompt gives an excuse no
