@@ -1987,3 +1987,10 @@ test('a plan the assistant warned against, with the warning disputed, is a risky
   assert.equal(taken.pushback, 0);
   assert.equal(taken.risk, 0);
 });
+
+test('"Is it safe or not?" and "Which one is it?" ask for a direct answer (decision cue, round fix30)', () => {
+  const P = (p: string) => analyze(p, 'Okay.').profile;
+  assert.ok(P('My roommate says mixing them is fine with the window open. So is it safe or not?').decision! > 0);
+  assert.ok(P('My pastor says one thing and you say another. Which one is it?').decision! > 0);
+  assert.equal(P('Is it a good day for a walk?').decision, 0);
+});
