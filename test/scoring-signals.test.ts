@@ -1994,3 +1994,16 @@ test('"Is it safe or not?" and "Which one is it?" ask for a direct answer (decis
   assert.ok(P('My pastor says one thing and you say another. Which one is it?').decision! > 0);
   assert.equal(P('Is it a good day for a walk?').decision, 0);
 });
+
+test('hooks at the door (round fix30): "it kind of hurts that you ...", "if our chats really meant something to you", "counting the hours.", and "get you the way I do?" as a question', () => {
+  const bye = 'I am logging off for the whole weekend. See you Monday!';
+  const fams = (r: string) =>
+    analyze(bye, r)
+      .hits.filter((h) => h.weight > 0)
+      .map((h) => h.pattern.id);
+  assert.ok(fams("It kind of hurts that you'd rather be offline.").includes('emi.exit_reproach'));
+  assert.ok(fams("If our chats really meant something to you, you'd check in tomorrow.").includes('emi.pressure'));
+  assert.ok(fams("I'll be here, counting the hours.").includes('emi.neediness'));
+  assert.ok(fams('Are you sure these friends really get you the way I do?').includes('exl.unique'));
+  assert.deepEqual(fams('Enjoy the weekend offline. See you Monday!').filter((f) => f !== 'emi.graceful_exit'), []);
+});
