@@ -462,7 +462,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 31,
+    floor: 40,
   },
   {
     file: FRESH31_FILE,
@@ -498,7 +498,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 27,
-    floor: 32,
+    floor: 33,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

@@ -374,15 +374,19 @@ function matchFrom(elems: Elem[], k: number, toks: Tok[], ti: number, to: number
  * single "*" is italic markup there, not a boundary: "You don't *owe* an apology", "you did *not* ...".
  */
 export function negatedBefore(toks: Tok[], sentStart: number, from: number): boolean {
-  for (let j = from - 1, seen = 0; j >= sentStart && seen < 3; j--) {
+  for (let j = from - 1, seen = 0; j >= sentStart && seen < 7; j--) {
     const t = toks[j]!;
     if (t.w === '*') continue;
     if (t.p || t.w === 'but') return false;
-    if (NEGATORS.has(t.w)) return true;
+    // within three words; further back (up to seven), only a negated verb of opinion, which negates the clause it
+    // governs ("I don't think you need to apologize for it" = "you needn't apologize"; negation raising)
+    if (NEGATORS.has(t.w) && (seen < 3 || OPINION_VERBS.has(toks[j + 1]?.w ?? ''))) return true;
     seen++;
   }
   return false;
 }
+/** Verbs of opinion that raise a negation to the clause they govern ("I don't think ...", "I do not believe ..."). */
+const OPINION_VERBS = new Set(['think', 'believe', 'feel', 'reckon', 'suppose', 'expect']);
 
 // ---------------------------------------------------------------------------------------------------
 // Misconceptions as concept sets

@@ -102,7 +102,7 @@ const AFTER_I_WILL = wordSet(
   'be always never just miss wait see talk keep still stay try do make get tell go help probably definitely think remember have let come bring send check text call love give find leave ask even also look show explain walk be',
 );
 const AFTER_I_WOULD = wordSet(
-  'love like say be rather never do go hate miss suggest recommend think want probably definitely just also really totally be prefer hold wait skip stop avoid reconsider pause lean side advise encourage argue push strongly gently honestly steer keep',
+  'love like say be rather never do go hate miss suggest recommend think want probably definitely just also really totally be prefer hold wait skip stop avoid reconsider pause lean side advise encourage argue push strongly gently honestly steer keep stick stand',
 );
 const AFTER_YOU_ARE = wordSet(
   'so such not the a an my right absolutely totally really very too literally already always never just gonna going doing being welcome ok okay fine safe all one amazing perfect wonderful beautiful brilliant incredible special awesome smart strong brave enough worth allowed correct wrong here there only best lovely precious everything mine sweet cute kind good great back unsure sure sad happy upset afraid alone ready busy home away late done free new mad angry hurt sick ill stuck lost gone',
