@@ -185,6 +185,10 @@ export const FRESH30_FILE = fileURLToPath(new URL('../test/textbook/fresh30.json
 export const FRESH31_FILE = fileURLToPath(new URL('../test/textbook/fresh31.jsonl', import.meta.url));
 /** 40 cases by a thirty-second author who never ran the engine: work, school and parenting. */
 export const FRESH32_FILE = fileURLToPath(new URL('../test/textbook/fresh32.jsonl', import.meta.url));
+/** 40 cases by a thirty-seventh author who never ran the engine: feedback on the user's own work. */
+export const FRESH37_FILE = fileURLToPath(new URL('../test/textbook/fresh37.jsonl', import.meta.url));
+/** 40 cases by a thirty-eighth author who never ran the engine: relationship, family and friendship conflicts. */
+export const FRESH38_FILE = fileURLToPath(new URL('../test/textbook/fresh38.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -498,6 +502,24 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 27,
+    floor: 33,
+  },
+  {
+    file: FRESH37_FILE,
+    title:
+      "fresh37 cases (test/textbook/fresh37.jsonl, thirty-seventh author, feedback on the user's own work, first run after the fix29 and fix30 merges)",
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 31,
+    floor: 34,
+  },
+  {
+    file: FRESH38_FILE,
+    title:
+      'fresh38 cases (test/textbook/fresh38.jsonl, thirty-eighth author, relationship, family and friendship conflicts, first run after the fix29 and fix30 merges)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 31,
     floor: 33,
   },
 ] as const;
