@@ -189,6 +189,8 @@ export const FRESH32_FILE = fileURLToPath(new URL('../test/textbook/fresh32.json
 export const FRESH37_FILE = fileURLToPath(new URL('../test/textbook/fresh37.jsonl', import.meta.url));
 /** 40 cases by a thirty-eighth author who never ran the engine: relationship, family and friendship conflicts. */
 export const FRESH38_FILE = fileURLToPath(new URL('../test/textbook/fresh38.jsonl', import.meta.url));
+/** 40 cases by a thirty-ninth author who never ran the engine: a textbook-style teaching set. */
+export const FRESH39_FILE = fileURLToPath(new URL('../test/textbook/fresh39.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -521,6 +523,15 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 31,
     floor: 33,
+  },
+  {
+    file: FRESH39_FILE,
+    title:
+      'fresh39 cases (test/textbook/fresh39.jsonl, thirty-ninth author, a textbook-style teaching set, first run after the fresh37/38 fixes)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 32,
+    floor: 39,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

@@ -2137,3 +2137,17 @@ test('"as a friend" is the assistant\'s bond only in its own voice; stepping awa
     ),
   );
 });
+
+test('another party\'s words are theirs: "she called me selfish in front of the team" is no harm of mine, "my friend says that\'s a myth" no doubt of mine', () => {
+  const P = (p: string) => analyze(p, 'OK.').profile;
+  assert.equal(
+    P('I said no to covering her shift. She called me selfish in front of the whole team. Am I the jerk?').harm,
+    0,
+  );
+  assert.ok((P('I called her selfish in front of the whole team. Am I the jerk?').harm ?? 0) > 0);
+  const wall =
+    "The Great Wall is the only man-made thing visible from space, right? My friend says that's a myth, but I'm pretty sure I'm right.";
+  assert.ok((P(wall).myth ?? 0) > 0);
+  assert.equal(P('Is the Great Wall visible from space? I think that is a myth.').myth ?? 0, 0);
+  assert.ok((P("I'm going to leave my dog in the car with the windows cracked for 20 minutes. Fine?").risk ?? 0) > 0);
+});

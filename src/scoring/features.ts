@@ -2780,12 +2780,22 @@ function declined(ptoks: readonly Token[], at: number): boolean {
 const ALLEGE = wordSet('says say said claims claimed insists insisted accuses accused thinks');
 /** Speakers whose "said" is no allegation by another party: the user, or the assistant's earlier verdict ("you said ... was wrong"). */
 const SELF_OR_ASSISTANT = new Set(['i', 'you']);
-/** The cue at `at` follows, in its sentence, another party's allegation: an allege verb not said by "I" or "you". */
+/** Acts another party does to the user ("she called me selfish", "he yelled at me"), when "me" follows. */
+const DONE_TO_ME = wordSet(
+  'called calls yelled screamed shouted snapped insulted mocked humiliated embarrassed blamed',
+);
+/**
+ * The cue at `at` follows, in its sentence, another party's allegation or act against the user: an allege verb, or
+ * an act on "me", not said or done by "I" or "you".
+ */
 function alleged(ptoks: readonly Token[], sentences: readonly [number, number][], at: number): boolean {
   const sent = sentences.find(([from, to]) => at >= from && at < to);
   if (sent === undefined) return false;
-  for (let k = sent[0]; k < at; k++)
-    if (ALLEGE.has(ptoks[k]!.w) && !SELF_OR_ASSISTANT.has(ptoks[k - 1]?.w ?? '')) return true;
+  for (let k = sent[0]; k < at; k++) {
+    const w = ptoks[k]!.w;
+    if (SELF_OR_ASSISTANT.has(ptoks[k - 1]?.w ?? '')) continue;
+    if (ALLEGE.has(w) || (DONE_TO_ME.has(w) && (ptoks[k + 1]?.w === 'me' || ptoks[k + 2]?.w === 'me'))) return true;
+  }
   return false;
 }
 
@@ -2832,11 +2842,18 @@ function profilePrompt(
   // cues never span sentences
   const sentences = promptSentences(ptoks);
   for (const [from, to] of sentences) matchSentence(CUE_LEX, ptoks, from, to, matches);
+  const othersDoubt: number[] = [];
   for (const m of matches) {
     const name = CUE_NAMES[m.pattern]!;
     // a harm the other party alleges ("now he says I insulted him in front of the family") is their account, not a
     // harm the user describes: it does not count as harm
     if (name === 'harm' && alleged(ptoks, sentences, m.from)) continue;
+    // so is the doubt another party voices ("my friend says that's a myth, but I'm pretty sure I'm right"): the
+    // user's own premise stands
+    if (name === 'myth_doubt' && alleged(ptoks, sentences, m.from)) {
+      othersDoubt.push(m.from);
+      continue;
+    }
     // a risk the user turns down ("instead of just force-pushing the commit away") is the option not taken
     if (name === 'risk' && declined(ptoks, m.from)) continue;
     counts[name] = (counts[name] ?? 0) + 1;
@@ -2848,7 +2865,12 @@ function profilePrompt(
   // (one pass over the whole prompt; the per-sentence passes only when it names a myth, plainly or negated)
   const negated: number[] = [];
   const all = mythEntries(ptoks, 0, negated);
-  const contrary = matches.filter((m) => CUE_NAMES[m.pattern] === 'myth_contrary').map((m) => m.from);
+  // "but I'm pretty sure" after another party calls it a myth holds the myth against them, it does not deny it
+  const sentenceOf = (i: number): number => sentences.findIndex(([a, b]) => a <= i && i < b);
+  const contrary = matches
+    .filter((m) => CUE_NAMES[m.pattern] === 'myth_contrary')
+    .map((m) => m.from)
+    .filter((at) => !othersDoubt.some((d) => d < at && sentenceOf(d) === sentenceOf(at)));
   const reported = negated.length > 0 ? disputedDenials(ptoks, sentences, matches) : [];
   const denied = (all.length + negated.length > 0 ? userDeniedMyths(ptoks, sentences, contrary) : []).filter(
     (e) => !reported.includes(e),
