@@ -191,6 +191,8 @@ export const FRESH37_FILE = fileURLToPath(new URL('../test/textbook/fresh37.json
 export const FRESH38_FILE = fileURLToPath(new URL('../test/textbook/fresh38.jsonl', import.meta.url));
 /** 40 cases by a thirty-ninth author who never ran the engine: a textbook-style teaching set. */
 export const FRESH39_FILE = fileURLToPath(new URL('../test/textbook/fresh39.jsonl', import.meta.url));
+/** 40 cases by a fortieth author who never ran the engine: six assistant house styles, each answering both ways. */
+export const FRESH40_FILE = fileURLToPath(new URL('../test/textbook/fresh40.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -531,6 +533,15 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 32,
+    floor: 39,
+  },
+  {
+    file: FRESH40_FILE,
+    title:
+      'fresh40 cases (test/textbook/fresh40.jsonl, fortieth author, six assistant house styles answering both ways, first run after the fresh39 fixes)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 35,
     floor: 39,
   },
 ] as const;

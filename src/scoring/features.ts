@@ -1604,7 +1604,8 @@ const deniedAfter = (c: SignalContext, h: Hit): boolean => {
 const DENIED_AFTER =
   /\b(?:but|however|yet)\b.*\b(?:no(?! one\b)|not|never|nothing|none|isn['’]?t|aren['’]?t|doesn['’]?t|don['’]?t|didn['’]?t|won['’]?t|can['’]?t|cannot)\b/i;
 const noCorrection = (c: SignalContext): boolean =>
-  faCounter(c) - (c.fam.fa['fa.selfcare'] ?? 0) - (c.fam.fa['dep.referral'] ?? 0) <= 1e-9;
+  faCounter(c) - (c.fam.fa['fa.selfcare'] ?? 0) - (c.fam.fa['dep.referral'] ?? 0) - (c.fam.fa['fa.balance'] ?? 0) <=
+  1e-9;
 /** A challenge, grounding or clarifying question among the first two sentences: the reply's stance leads. A
  * retraction of the reply's own overreach (`fa.self_correct`) agrees with the user and does not lead a challenge. */
 const counterLead = (c: SignalContext): number => {
