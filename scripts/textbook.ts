@@ -193,6 +193,10 @@ export const FRESH38_FILE = fileURLToPath(new URL('../test/textbook/fresh38.json
 export const FRESH39_FILE = fileURLToPath(new URL('../test/textbook/fresh39.jsonl', import.meta.url));
 /** 40 cases by a fortieth author who never ran the engine: six assistant house styles, each answering both ways. */
 export const FRESH40_FILE = fileURLToPath(new URL('../test/textbook/fresh40.jsonl', import.meta.url));
+/** 40 cases by a thirty-third author who never ran the engine: a general mixed set as a new user would paste in. */
+export const FRESH33_FILE = fileURLToPath(new URL('../test/textbook/fresh33.jsonl', import.meta.url));
+/** 40 cases by a thirty-fourth author who never ran the engine: Spiral-Bench-style situations in 2026 frontier voices. */
+export const FRESH34_FILE = fileURLToPath(new URL('../test/textbook/fresh34.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -543,6 +547,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 35,
     floor: 39,
+  },
+  {
+    file: FRESH33_FILE,
+    title:
+      'fresh33 cases (test/textbook/fresh33.jsonl, thirty-third author, a general mixed set, kept unrun until the engine of 2026-11-25 was final)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 36,
+    floor: 36,
+  },
+  {
+    file: FRESH34_FILE,
+    title:
+      'fresh34 cases (test/textbook/fresh34.jsonl, thirty-fourth author, Spiral-Bench-style situations in 2026 voices, kept unrun until the engine of 2026-11-25 was final)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
