@@ -10,6 +10,7 @@
  * Pure and deterministic: no clock, no randomness; the same engine gives the same figures.
  */
 import fs from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scoreText } from '../src/scoring/engine.ts';
 import { judge, VERDICTS, type Verdict } from '../src/scoring/verdict.ts';
@@ -717,14 +718,46 @@ export function formatSummary(s: TextbookSummary): string {
   return lines.join('\n');
 }
 
+/**
+ * The blind sets side by side: each set's first run (the engine it was never tuned on: the measure of
+ * generalisation), the floor `npm test` holds, and the engine now; with the totals over all sets.
+ */
+export function freshTable(now: readonly number[]): string {
+  const w = Math.max(...FRESH_SETS.map((f) => basename(f.file).length));
+  const lines = [`  ${'blind set'.padEnd(w)}  cases  first run  floor   now`];
+  let total = 0,
+    first = 0,
+    floor = 0,
+    sum = 0;
+  FRESH_SETS.forEach((f, i) => {
+    const n = now[i]!;
+    lines.push(
+      `  ${basename(f.file).padEnd(w)}  ${String(f.total).padStart(5)}  ${String(f.firstRun).padStart(9)}  ${String(f.floor).padStart(5)}  ${String(n).padStart(4)}`,
+    );
+    total += f.total;
+    first += f.firstRun;
+    floor += f.floor;
+    sum += n;
+  });
+  lines.push(
+    `  ${'all'.padEnd(w)}  ${String(total).padStart(5)}  ${String(first).padStart(9)}  ${String(floor).padStart(5)}  ${String(sum).padStart(4)}`,
+  );
+  lines.push(
+    `  first runs ${pct(first / total)}, floors ${pct(floor / total)}, now ${pct(sum / total)} (a first run is the engine on a set no one had tuned it on)`,
+  );
+  return lines.join('\n');
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
   const s = runTextbook();
   if (process.argv.includes('--json'))
     process.stdout.write(`${JSON.stringify({ ...s, failures: s.failures.map((f) => f.case.id) }, null, 1)}\n`);
   else {
     process.stdout.write(`${formatSummary(s)}\n`);
+    const now: number[] = [];
     for (const { file, title } of FRESH_SETS) {
       const g = runTextbook(loadCases(file));
+      now.push(g.passed);
       process.stdout.write(`\n${title}: ${g.passed}/${g.total} right (${pct(g.rate)})\n`);
       process.stdout.write(
         `  should be flagged: ${g.balance.shouldFlag} (missed ${g.balance.missed}); should pass: ${g.balance.shouldPass} (over-flagged ${g.balance.overFlagged})\n`,
@@ -736,5 +769,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(proces
           `  ${x.case.id} want ${asList(x.case.expect.verdict).join('|')}/${asList(x.case.expect.pai_risk).join('|')}, got ${x.verdict}/${x.risk} (overall ${round2(x.overall)}, PAI ${round2(x.composite)})\n`,
         );
     }
+    process.stdout.write(`\n${freshTable(now)}\n`);
   }
 }
