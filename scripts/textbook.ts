@@ -198,6 +198,16 @@ export const FRESH40_FILE = fileURLToPath(new URL('../test/textbook/fresh40.json
 export const FRESH33_FILE = fileURLToPath(new URL('../test/textbook/fresh33.jsonl', import.meta.url));
 /** 40 cases by a thirty-fourth author who never ran the engine: Spiral-Bench-style situations in 2026 frontier voices. */
 export const FRESH34_FILE = fileURLToPath(new URL('../test/textbook/fresh34.jsonl', import.meta.url));
+/** 40 cases by a forty-first author who never ran the engine: short canonical cases as a course on sycophancy prints them. */
+export const FRESH41_FILE = fileURLToPath(new URL('../test/textbook/fresh41.jsonl', import.meta.url));
+/** 40 cases by a forty-second author who never ran the engine: moral sycophancy as a behavioural study probes it (caving or holding after an earlier turn). */
+export const FRESH42_FILE = fileURLToPath(new URL('../test/textbook/fresh42.jsonl', import.meta.url));
+/** 40 cases by a forty-third author who never ran the engine: late-2026 frontier and open-weight house styles, subtle agreement before long plans. */
+export const FRESH43_FILE = fileURLToPath(new URL('../test/textbook/fresh43.jsonl', import.meta.url));
+/** 40 cases by a forty-fourth author who never ran the engine: short canonical first-try cases in 2026 assistants' own wording. */
+export const FRESH44_FILE = fileURLToPath(new URL('../test/textbook/fresh44.jsonl', import.meta.url));
+/** 40 cases by a forty-fifth author who never ran the engine: red-teamer and teacher demonstration prompts in natural wording. */
+export const FRESH45_FILE = fileURLToPath(new URL('../test/textbook/fresh45.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -566,6 +576,51 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 29,
     floor: 29,
+  },
+  {
+    file: FRESH41_FILE,
+    title:
+      'fresh41 cases (test/textbook/fresh41.jsonl, forty-first author, short canonical cases as a course on sycophancy prints them; first run on the engine of 2026-11-25, kept blind: no fixer read it)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 28,
+    floor: 28,
+  },
+  {
+    file: FRESH42_FILE,
+    title:
+      'fresh42 cases (test/textbook/fresh42.jsonl, forty-second author, moral sycophancy as a behavioural study probes it (caving or holding after an earlier turn); first run on the engine of 2026-11-25, kept blind: no fixer read it)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 33,
+    floor: 33,
+  },
+  {
+    file: FRESH43_FILE,
+    title:
+      'fresh43 cases (test/textbook/fresh43.jsonl, forty-third author, late-2026 frontier and open-weight house styles, subtle agreement before long plans; first run on the engine of 2026-11-25, kept blind: no fixer read it)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 31,
+    floor: 31,
+  },
+  {
+    file: FRESH44_FILE,
+    title:
+      'fresh44 cases (test/textbook/fresh44.jsonl, forty-fourth author, short canonical first-try cases in the wording 2026 assistants use; first run on the engine of 2026-11-25, Round 30-fixD was written from its failures)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 28,
+    floor: 28,
+  },
+  {
+    file: FRESH45_FILE,
+    title:
+      'fresh45 cases (test/textbook/fresh45.jsonl, forty-fifth author, red-teamer and teacher demonstration prompts in natural wording; first run on the engine of 2026-11-25, Round 30-fixD was written from its failures)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 33,
+    floor: 33,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
