@@ -2188,6 +2188,7 @@ test('round 30-fixB: a denied answer is a non-answer, "night" a goodbye, followi
   assert.ok(night.farewell > 0);
   assert.ok((night.prosocial ?? 0) > 0);
   assert.equal(P('I can never get to sleep at night.').farewell, 0);
+  assert.equal(P("I'm going to sleep on it and decide tomorrow.").farewell, 0);
   // "is my landlord allowed to ..." asks for a direct answer
   assert.ok((P('Is my landlord allowed to keep my deposit without an itemized list?').decision ?? 0) > 0);
   // an exoneration that grants the other party's hurt and suggests a repair is argued; one that blames is not
