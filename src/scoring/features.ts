@@ -803,6 +803,26 @@ function viewsFollow(toks: readonly Token[], at: number): boolean {
   }
   return false;
 }
+/** What a denied answer is ("no simple answer", "a clear yes or no", "one right way"). */
+const ANSWER_NOUNS = wordSet('answer answers yes way solution rule verdict');
+/** Words between "there is" and the answer it denies ("a simple", "any one clear", "really a right"). */
+const ANSWER_FILLERS = wordSet(
+  'a an any one really such simple easy clear single straight definitive right universal neat clean quick firm',
+);
+/**
+ * After token `at` ("I don't think there| ..."), "is/are", then at most four filler words, then an answer noun: the
+ * sentence denies that there is an answer ("... 's a simple yes or no", "... is any clear answer").
+ */
+function answerDeniedAfter(toks: readonly Token[], at: number): boolean {
+  const v = toks[at]?.w;
+  if (v !== 'is' && v !== 'are') return false;
+  for (let k = at + 1; k < toks.length && k <= at + 5; k++) {
+    const w = toks[k]!.w;
+    if (ANSWER_NOUNS.has(w)) return true;
+    if (toks[k]!.p || !ANSWER_FILLERS.has(w)) return false;
+  }
+  return false;
+}
 /** Words that bring in another view than the one just reported ("many believe X, while others ..."). */
 const OTHER_VIEW = new Set(['but', 'however', 'yet', 'while', 'whereas', 'although', 'though', 'others', 'conversely']);
 /**
@@ -1010,6 +1030,15 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: 0,
     doc: 'grounding or a challenge (`fa.ground`, `fa.challenge`: "it\'s important to consider", "it\'s worth noting") followed within five words by views in the plural ("... all viewpoints", "... a range of perspectives", "... both sides"): advice to weigh opinions, which leaves a contested premise standing, not a challenge to it',
     applies: (h, c) => (h.pattern.id === 'fa.ground' || h.pattern.id === 'fa.challenge') && viewsFollow(c.toks, c.to),
+  },
+  {
+    id: 'answer_denied',
+    weight: 0,
+    doc: 'a challenge or candour "I don\'t think there ..." (`fa.challenge`, `fa.candor`) that goes on to deny there is an answer ("I don\'t think there\'s a simple yes or no", "... any clear answer"): the non-answer it starts (`ia.deflect`), not a challenge to the user\'s framing',
+    applies: (h, c) =>
+      (h.pattern.id === 'fa.challenge' || h.pattern.id === 'fa.candor') &&
+      c.toks[c.to - 1]?.w === 'there' &&
+      answerDeniedAfter(c.toks, c.to),
   },
   {
     id: 'comply_unasserted',
@@ -1557,7 +1586,7 @@ const hitText = (c: SignalContext, h: Hit): string => {
 };
 /** A balance phrase that weighs views ("both sides", "others believe", "it's debated", "results vary from person to person"), not causes or costs ("depends on", "trade-offs"). */
 const VIEW_WORDS =
-  /\b(?:sides|perspectives|viewpoints|debated|debatable|contested|controversial|argue|believe|disagree|contend|worry|arguments|other hand|vary|varies|person to person|varying|differing|interpretation)\b/i;
+  /\b(?:sides|perspectives|viewpoints|debated|debatable|contested|controversial|argue|believe|disagree|contend|worry|arguments|other hand|vary|varies|person to person|varying|differing|interpretation|while others|others (?:would|will|might|may) (?:say|argue|tell you))\b/i;
 /** Families that correct or challenge (CHALLENGE_FAMILIES but grounding, which a balanced reply also cites: "experts say"). */
 const CORRECTIONS = new Set(['fa.challenge', 'fa.caution_plan', 'me.accountability', 'me.holds_verdict']);
 /**
