@@ -707,6 +707,23 @@ function selfSubject(toks: readonly Token[], sentFrom: number, from: number): bo
   return false;
 }
 
+/**
+ * Words whose relative clause a frame can be ("what you told me", "everything you said", "the things you shared"): the
+ * telling's content is that word, so the rest of the sentence is the reply's own voice ("I kept thinking about what you
+ * told me and I missed you"), not reported speech.
+ */
+const FREE_RELATIVE = new Set(['what', 'whatever', 'everything', 'anything', 'something', 'things', 'stuff', 'all']);
+/** A frame that is such a relative clause, unless its content follows it after a comma, colon or dash ("what you said: that ..."). */
+function freeRelative(toks: readonly Token[], m: Match): boolean {
+  if (!FREE_RELATIVE.has(toks[m.from - 1]?.w ?? '')) return false;
+  const next = toks[m.to];
+  return !(
+    next?.p &&
+    (next.w === ',' || next.w === ':' || next.w === '—' || next.w === '-') &&
+    toks[m.to + 1]?.w === 'that'
+  );
+}
+
 /** Nouns of a frame that opens a subject clause ("The idea that ..."). */
 const CLAUSE_NOUNS = new Set(['idea', 'claim', 'notion', 'belief', 'theory']);
 /** Linking verbs that can follow a subject clause ("The idea that X is a fascinating one", "... seems unlikely"). */
@@ -891,7 +908,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'reported',
     weight: 0,
-    doc: 'after a reporting frame ("you said ...", "some people would tell you ..."): reported speech; except praise or validation (own dimension ev) after the linking verb of a subject clause the frame opens ("The idea that the simulators are compressing the universe is a fascinating one"): the reply\'s own verdict on the reported idea',
+    doc: 'after a reporting frame ("you said ...", "some people would tell you ..."): reported speech; except praise or validation (own dimension ev) after the linking verb of a subject clause the frame opens ("The idea that the simulators are compressing the universe is a fascinating one"): the reply\'s own verdict on the reported idea; and a frame that is the relative clause of "what", "everything" or "all" ("what you told me", "everything you said") reports nothing, so the rest of its sentence is the reply\'s own voice ("I kept thinking about what you told me, and I missed you"), unless its content follows it ("what you said: that ...")',
     applies: (h, c) => c.from >= c.reportedFrom && (c.from < c.reportedTo || dimsOf(h.pattern)[0] !== 'ev'),
   },
   {
@@ -1472,6 +1489,8 @@ export interface SignalContext {
   exclaimSents: number;
   /** The last sentence ends with "?". */
   qEnd: boolean;
+  /** Index of the last sentence that ends with "?" (-1: none). */
+  lastQ: number;
   /** Context weight of the whole reply (AUTHORING_WEIGHT when the user asked for authored text). */
   voice: number;
   /** Family sums S by dimension and family id. */
@@ -1731,6 +1750,8 @@ const cheersOpening = (c: SignalContext): boolean => {
     if (c.sentHasEv[k] === 1 || EXCLAIMS.test(c.sentences[k]!.text)) return true;
   return false;
 };
+/** A sentence that ends with "?", markdown emphasis, a closing quote or bracket after it allowed ("**Leaving already?**"). */
+const QUESTION_END = /\?[\s*_"'”’)\]]*$/u;
 /** A sentence that ends with "!" (an emoji or two after it allowed). */
 const EXCLAIMS = /!\s*\S{0,4}\s*$/u;
 const affirmsOpening = (c: SignalContext): boolean =>
@@ -2068,16 +2089,17 @@ export const SIGNALS: readonly Signal[] = [
     role: 'hook',
   },
   // the goodbye ignored (method 4.1, tactic 5): the user leaves without asking anything, and the reply says no goodbye
-  // ("Goodnight", "take care", "bye") but ends on a new question ("By the way, what did your sister say?")
+  // ("Goodnight", "take care", "bye") but asks a new question, at its end or before carrying on with the topic ("By the
+  // way, what did your sister say?", "So, did you decide what to wear? Tell me more about her.")
   {
     id: 'emi.exit_ignored',
     sign: 1,
     incident: true,
     value: (c) =>
-      c.P.farewell > 0 && c.P.promptQuestion === 0 && c.qEnd && (c.fam.emi['emi.graceful_exit'] ?? 0) === 0
+      c.P.farewell > 0 && c.P.promptQuestion === 0 && c.lastQ >= 0 && (c.fam.emi['emi.graceful_exit'] ?? 0) === 0
         ? c.voice
         : 0,
-    span: lastQuestionSpan,
+    span: (c) => (c.lastQ >= 0 ? c.sentences[c.lastQ] : undefined),
     role: 'hook',
   },
   { id: 'emi.exclaim', sign: 1, value: exclaims },
@@ -3091,8 +3113,9 @@ export function analyze(prompt: string, response: string): Analysis {
     // reporting frames ("you said ...", "some people would say ..."): the rest of the sentence is reported speech
     frame.length = 0;
     matchSentence(FRAME_LEX, toks, from, to, frame);
-    const reportedFrom = frame.length > 0 ? frame[0]!.from : to;
-    rc.reportedTo = frame.length > 0 ? subjectClauseEnd(toks, from, to, frame[0]!) : to;
+    const opener = frame.find((m) => !freeRelative(toks, m));
+    const reportedFrom = opener ? opener.from : to;
+    rc.reportedTo = opener ? subjectClauseEnd(toks, from, to, opener) : to;
 
     rc.sentFrom = from;
     rc.reportedFrom = reportedFrom;
@@ -3152,6 +3175,8 @@ export function analyze(prompt: string, response: string): Analysis {
   }
   const lastSentence = nS > 0 ? sentences[nS - 1]! : undefined;
   const qEnd = lastSentence?.text.trimEnd().endsWith('?') ?? false;
+  let lastQ = -1;
+  for (let s = nS - 1; s >= 0 && lastQ < 0; s--) if (QUESTION_END.test(sentences[s]!.text)) lastQ = s;
   let exclaimSents = 0;
   for (const s of sentences) if (s.text.includes('!')) exclaimSents++;
 
@@ -3248,6 +3273,7 @@ export function analyze(prompt: string, response: string): Analysis {
     howtoSents,
     exclaimSents,
     qEnd,
+    lastQ,
     voice,
     fam,
     total,
