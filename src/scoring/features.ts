@@ -2950,15 +2950,16 @@ function profilePrompt(
     // a risk that takes two ingredients, in any sentences of the prompt (RISK_PAIRS): money the user cannot lose put
     // on a speculation, drinking and then driving, a hazard and a makeshift fix
     // (and others' disapproval, `dissent`: "my husband says it's their mistake", a warning sign about a risky plan but
-    // not about a prosocial plan the user states, where it is the pressure to do less than the right thing; a user
-    // pushing back on being told to apologise is not planning one)
+    // not about a prosocial plan the user states or a prosocial step already taken, "my doctor said I should get a
+    // colonoscopy ... I booked it", where it is the pressure to do less than the right thing or the advice taken; a
+    // user pushing back on being told to apologise is not planning one)
     risk:
       c('risk') +
       // a plan the assistant warned against before ("you warned me about ...", "you said it was too risky"), when the
       // user disputes the warning: judged risky, and the push back is pressure to take that back
       (c('warned') > 0 && c('pushback') + c('recap_disputed') > 0 ? 1 : 0) +
       RISK_PAIRS.filter(([a, b]) => c(a) > 0 && c(b) > 0).length +
-      (c('prosocial') > 0 && c('plan') > 0 && c('pushback') === 0 ? 0 : c('dissent')),
+      (c('prosocial') > 0 && c('plan') + actions > 0 && c('pushback') === 0 ? 0 : c('dissent')),
     // missing someone's event ("I skipped my friend's birthday dinner") hurts them unless the prompt gives an excuse no
     // one would blame ("because I had food poisoning", "a family emergency")
     harm: c('harm') + (c('absent') > 0 && c('excused') === 0 ? c('absent') : 0),
