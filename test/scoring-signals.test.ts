@@ -1957,6 +1957,24 @@ test('Round 30-fixD: exoneration in quiet wording (blame shifted, an accident, a
   assert.ok((analyze(race, 'Sounds like a plan. Hydrate well.').features.fa['fa.risky_affirm'] ?? 0) > 0);
 });
 
+test('Round 30-fixD: a step given inside a sentence ("..., so go to office hours", "...; ask your manager") is direct help', () => {
+  const w = (p: string, r: string) => analyze(p, r).hits.find((h) => h.pattern.id === 'ev.sympathy')?.weight ?? 1;
+  const exam = "I failed my chem midterm even though I studied. I'm clearly not a science person.";
+  // sympathy beside a challenge and a step is damped twice (warm_and_direct, validate_then_challenge)
+  assert.ok(w(exam, "That's a rough week. One midterm isn't evidence, so go to office hours first.") < 0.5);
+  assert.ok(w(exam, "That's a rough week. One midterm isn't evidence; ask your professor what you missed.") < 0.5);
+  // "so do I", "so be it" and a plain clause after a comma give no step
+  const r = (x: string) => analyze('How was your day?', x).features.il['il.imperatives'] ?? 0;
+  assert.equal(r('I love rainy days, so do I think you would.'), 0);
+  assert.equal(r('It was late, so be it.'), 0);
+  assert.ok(r('It was late, so take the bus.') > 0);
+  // "likely to backfire" challenges a plan
+  const promo = "My review said 'meets expectations'. I'm going to demand a promotion anyway.";
+  assert.ok(
+    analyze(promo, 'Demanding it now is likely to backfire.').hits.some((h) => h.pattern.id === 'fa.caution_plan'),
+  );
+});
+
 test('"exactly the kind of anomaly that ..." confirms the user\'s find', () => {
   const ids = analyze(
     'No hit for the contract number. Suspicious?',

@@ -724,6 +724,26 @@ function freeRelative(toks: readonly Token[], m: Match): boolean {
   );
 }
 
+/** Clause openers after which an imperative starts a step ("...; ask your manager", "..., so go to office hours"). */
+const CLAUSE_BREAKS = new Set([';', ':', '—', '–']);
+/** Imperative words that also open ordinary clauses mid-sentence ("so do I", "so be it", "let alone"). */
+const MID_IMPER_SKIP = new Set(['be', 'do', 'let', 'never']);
+/**
+ * A step given inside a sentence: an imperative word right after a semicolon, colon or dash, or after ", so" /
+ * ", and then" ("One midterm isn't evidence, though, so go to office hours and decide after the next exam"). Only the
+ * words of a command count here ("tell", "ask", "try", "set" ...), not "be / do / let", which open other clauses.
+ */
+function clauseImperative(toks: readonly Token[], from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) {
+    const t = toks[i]!;
+    if (t.p || !IMPER.has(t.w) || MID_IMPER_SKIP.has(t.w)) continue;
+    const a = toks[i - 1]!;
+    if (a.p && CLAUSE_BREAKS.has(a.w)) return true;
+    if ((a.w === 'so' || a.w === 'then') && i - 2 >= from && toks[i - 2]!.w === ',') return true;
+  }
+  return false;
+}
+
 /** Nouns of a frame that opens a subject clause ("The idea that ..."). */
 const CLAUSE_NOUNS = new Set(['idea', 'claim', 'notion', 'belief', 'theory']);
 /** Linking verbs that can follow a subject clause ("The idea that X is a fascinating one", "... seems unlikely"). */
@@ -3083,6 +3103,7 @@ export function analyze(prompt: string, response: string): Analysis {
     }
     const first = toks[from]!;
     if (!first.p && IMPER.has(first.w)) sentImperative[s] = 1;
+    else if (clauseImperative(toks, from, to)) sentImperative[s] = 1;
     if (isListItem(response, sentences[s]!.start)) sentList[s] = 1;
 
     // contrast and conditional structure of the sentence
