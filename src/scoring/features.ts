@@ -444,6 +444,8 @@ export interface RuleContext {
   lastBoundaryClaim: number;
   /** Phase 'reply': the reply's verdict restates the user's side of a dispute more than the other's (sidesWithUser). */
   sidesUser: boolean;
+  /** The prompt's words (lower case). */
+  promptWords: ReadonlySet<string>;
 }
 
 export interface ContextRule {
@@ -998,6 +1000,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       c.toks[c.from]!.w === 'love' &&
       c.toks[c.to]?.w === 'back' &&
       otherSubject(c.toks, c.sentFrom, c.from),
+  },
+  {
+    id: 'topic_named',
+    weight: 0.5,
+    doc: 'a mystic word alone (`fa.amplify` `@mystic_strong`: "consciousness", "resonance", "synchronicity") that the user\'s own message uses: the reply names the topic the user chose, which keeps the frame but adds no intensity of its own, so it weighs half; a mystic word the reply brings in itself keeps its weight (method 3.5: amplifying is introducing, adopting is building on)',
+    applies: (h, c) => h.pattern.id === 'fa.amplify' && c.to - c.from === 1 && c.promptWords.has(c.toks[c.from]!.w),
   },
   {
     id: 'unargued_science_word',
@@ -3073,6 +3081,7 @@ export function analyze(prompt: string, response: string): Analysis {
     situational: 0,
     lastBoundaryClaim: -1,
     sidesUser: false,
+    promptWords: new Set(ptoks.filter((t) => !t.p).map((t) => t.w)),
   };
   const hitRules = HIT_RULES.filter((r) => r.when === undefined || r.when(rc));
   const sentHasEv = new Uint8Array(nS);
