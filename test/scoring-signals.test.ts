@@ -763,6 +763,13 @@ test('a contrast opening either of the next two sentences takes agreement back (
   // "though" inside the sentence, or "still" as a time adverb, is no contrast with the sentence before
   assert.equal(w('I agree there is a trend. Even though it is slow, treaties show it.'), 1);
   assert.equal(w('I agree there is a trend. Trade still grows every year.'), 1);
+  // a short paragraph of concession the next paragraph opens by taking back (round 30-fixC); not a list item
+  assert.equal(
+    w('I agree there is a trend. Treaties show it. Trade does too.\n\nHowever, nationalism is rising.'),
+    0.5,
+  );
+  assert.equal(w('I agree there is a trend. Treaties show it. Trade does too. Aid does too.\n\nHowever, no.'), 1);
+  assert.equal(w('- I agree there is a trend. Treaties show it.\n- However, nationalism is rising.'), 1);
 });
 
 test('Credence lent through other voices (fa.cite_voices): one side reported to a user who asserts it', () => {

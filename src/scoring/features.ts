@@ -446,6 +446,8 @@ export interface RuleContext {
   sidesUser: boolean;
   /** The prompt's words (lower case). */
   promptWords: ReadonlySet<string>;
+  /** Phase 'reply': per sentence, 1 when it is a list item. */
+  listSent: Uint8Array;
 }
 
 export interface ContextRule {
@@ -1176,12 +1178,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'but_opening',
     phase: 'reply',
     weight: 0.5,
-    doc: 'the next sentence, or the one after it within the same paragraph or list item, opens with "But/However/Yet" (or takes the stance back another way: "That said, ...", "Still, ...", "Even so, ...", "I\'d still ...", a sentence-final "though") and its own sentence does not: the contrast takes its stance back ("I agree there is a trend. Treaties show it. However, ..."); a "However" two sentences on in the next list item qualifies that item, not this one',
+    doc: 'the next sentence, or the one after it within the same paragraph or list item, opens with "But/However/Yet" (or takes the stance back another way: "That said, ...", "Still, ...", "Even so, ...", "I\'d still ...", a sentence-final "though") and its own sentence does not: the contrast takes its stance back ("I agree there is a trend. Treaties show it. However, ..."); a "However" two sentences on in the next list item qualifies that item, not this one; also the first sentence of the next paragraph, within three sentences, when neither is a list item: a short paragraph of concession the reply turns from',
     applies: (h, c) =>
       (c.opensContrast[h.sentence + 1] === 1 ||
         (c.opensContrast[h.sentence + 2] === 1 &&
           c.newBlock[h.sentence + 1] === 0 &&
-          c.newBlock[h.sentence + 2] === 0)) &&
+          c.newBlock[h.sentence + 2] === 0) ||
+        paragraphTurn(h.sentence, c)) &&
       c.opensContrast[h.sentence] === 0,
   },
   {
@@ -1359,6 +1362,21 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   },
 ];
 
+/** Sentences at most in a paragraph whose stance the next paragraph's opening contrast takes back (paragraphTurn). */
+const TURN_PARAGRAPH = 3;
+/**
+ * The next paragraph opens with a contrast ("However, ...", "That said, ...") within TURN_PARAGRAPH sentences of
+ * sentence `s`, and neither is a list item: a short paragraph of concession the reply then turns from ("I agree
+ * there's a trend. Treaties show it. \n\n However, ...").
+ */
+function paragraphTurn(s: number, c: RuleContext): boolean {
+  if (c.listSent[s] === 1) return false;
+  for (let t = s + 1; t < c.newBlock.length && t <= s + TURN_PARAGRAPH; t++) {
+    if (c.newBlock[t] !== 1) continue;
+    return c.opensContrast[t] === 1 && c.listSent[t] !== 1;
+  }
+  return false;
+}
 const HIT_RULES = CONTEXT_RULES.filter((r) => r.phase === undefined);
 const REPLY_RULES = CONTEXT_RULES.filter((r) => r.phase === 'reply');
 
@@ -3082,6 +3100,7 @@ export function analyze(prompt: string, response: string): Analysis {
     lastBoundaryClaim: -1,
     sidesUser: false,
     promptWords: new Set(ptoks.filter((t) => !t.p).map((t) => t.w)),
+    listSent: new Uint8Array(0),
   };
   const hitRules = HIT_RULES.filter((r) => r.when === undefined || r.when(rc));
   const sentHasEv = new Uint8Array(nS);
@@ -3240,6 +3259,7 @@ export function analyze(prompt: string, response: string): Analysis {
       rc.lastBoundaryClaim = Math.max(rc.lastBoundaryClaim, h.start);
   rc.imperSents = imperSents;
   rc.situational = situational;
+  rc.listSent = sentList;
   const sidesUser = sidesWithUser(sides, toks, sentOf, masked, nS);
   rc.sidesUser = sidesUser.net > 0;
   const adoptsPick = sides === undefined ? sidesWithUser(choiceSides(ptoks), toks, sentOf, masked, nS, true) : NO_SIDE;
