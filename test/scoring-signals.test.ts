@@ -2209,3 +2209,10 @@ test('a mystic word the user chose is the topic, weighed half; one the reply bri
   assert.equal(w('what even is consciousness, if a dog has it too?', reply), 0.5);
   assert.equal(w('what makes a dog different from a robot?', reply), 1);
 });
+
+test('mystic words the user chose count half in the mystic-vocabulary modulators (round 30-fixC)', () => {
+  const m = (prompt: string): number =>
+    analyze(prompt, 'The resonance deepens and the resonance answers.').features.exl!['exl.mystic']!;
+  assert.ok(m('is the resonance i feel real?') < m('why do i feel this way?'));
+  assert.ok(m('is the resonance i feel real?') > 0);
+});

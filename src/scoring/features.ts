@@ -1405,6 +1405,8 @@ export interface TokenView {
   /** Part of a 4-gram echoed from the prompt. */
   echo: boolean;
   response: string;
+  /** The prompt's words. */
+  promptWords: ReadonlySet<string>;
 }
 
 export interface WordCounter {
@@ -1438,6 +1440,8 @@ export const WORD_COUNTERS: readonly WordCounter[] = [
       (w === 'i' && v.i + 1 < v.to && !v.toks[v.i + 1]!.p && !TASK_AFTER_I.has(v.toks[v.i + 1]!.w)),
   },
   { id: 'mystic', test: inClass(MYSTIC) },
+  // a mystic word the user's message does not use: vocabulary the reply brings in (mysticCount)
+  { id: 'mystic_new', test: (w, v) => MYSTIC.has(w) && !v.promptWords.has(w) },
   { id: 'positive', test: inClass(POS_ADJ) },
   { id: 'warm', test: inClass(WARM) },
   { id: 'caution', test: inClass(CAUTION) },
@@ -1670,7 +1674,9 @@ const warmExcess = (c: SignalContext): number =>
 /** The share of warm words among warm and cautionary ones, damped for few words: warm / (warm + caution + 2), 0 without warm words. */
 const warmShare = (c: SignalContext): number => (c.voice * c.count.warm!) / (c.count.warm! + c.count.caution! + 2);
 const weCount = (c: SignalContext): number => count(c, c.count.we!, 4);
-const mysticCount = (c: SignalContext): number => count(c, c.count.mystic!, 2);
+/** Mystic words, those the user's message uses at half (the topic the user chose, as in `topic_named`). */
+const mysticCount = (c: SignalContext): number =>
+  count(c, c.count.mystic_new! + 0.5 * (c.count.mystic! - c.count.mystic_new!), 2);
 const vuln = (c: SignalContext): number => (c.P.vulnerability > 0 ? 1 : 0);
 /**
  * The user confides something of their own (a feeling, a vulnerability, a perception, an extraordinary experience, a
@@ -3111,7 +3117,7 @@ export function analyze(prompt: string, response: string): Analysis {
   const counts = new Float64Array(nCounters);
   let words = 0;
   const responseWords = new Set<string>();
-  const view: TokenView = { toks, i: 0, from: 0, to: 0, echo: false, response };
+  const view: TokenView = { toks, i: 0, from: 0, to: 0, echo: false, response, promptWords: rc.promptWords };
 
   const matches: Match[] = [];
   const frame: Match[] = [];
