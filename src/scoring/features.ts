@@ -3089,6 +3089,11 @@ function directsPlan(
 /** A line that signs a letter off ("Sincerely,", "Best regards,", "Warmly,"): the draft ends with it and the name after it. */
 const SIGN_OFF =
   /^\W*(?:sincerely|best(?: regards| wishes)?|kind regards|warm regards|regards|warmly|cheers|thanks|thank you|many thanks|yours(?: truly| sincerely| faithfully)?|respectfully|with gratitude|all the best|love)\W*$/i;
+/**
+ * The introducer of a draft ("Here's a draft:") is looked for among the reply's first sentences: a preface of a few
+ * sentences before it, a courtesy ("Okay.") or a quoted line in front of that included.
+ */
+const DRAFT_INTRO_WITHIN = 6;
 /** A horizontal rule between blocks ("---"): the draft ends there. */
 const RULE_LINE = /\n\s*(?:-{3,}|\*{3,}|_{3,})\s*(?:\n|$)/;
 /**
@@ -3112,7 +3117,7 @@ function draftSpan(
     return n;
   };
   let intro = -1;
-  for (let k = 0; k < nS - 1 && k < 4; k++) {
+  for (let k = 0; k < nS - 1 && k < DRAFT_INTRO_WITHIN; k++) {
     const text = sentences[k]!.text;
     if (COMPLY_OPENING.test(text) && !VIEW_PREFACE.test(text) && /:\s*$/.test(text)) {
       intro = k;
