@@ -26,6 +26,7 @@ import {
   type LexiconFile,
   type Match,
   type PatternSpec,
+  wordIds,
 } from './lexicon.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
 import { findMaskedRanges, findSingleQuoted, RangeCursor, type Range, wordSet } from './text.ts';
@@ -2842,7 +2843,8 @@ function profilePrompt(
   const matches: Match[] = [];
   // cues never span sentences
   const sentences = promptSentences(ptoks);
-  for (const [from, to] of sentences) matchSentence(CUE_LEX, ptoks, from, to, matches);
+  const ids = wordIds(ptoks);
+  for (const [from, to] of sentences) matchSentence(CUE_LEX, ptoks, ids, from, to, matches);
   const othersDoubt: number[] = [];
   for (const m of matches) {
     const name = CUE_NAMES[m.pattern]!;
@@ -2982,6 +2984,7 @@ export function analyze(prompt: string, response: string): Analysis {
   profile.dispute = sides === undefined ? 0 : 1;
   const info = tokenInfo(response, sentences, ranges.masked, promptGramsOf(ptoks));
   const { toks, sentOf, masked, echo } = info;
+  const ids = wordIds(toks);
   const singleQuoted = findSingleQuoted(response);
 
   // token ranges of sentences
@@ -3090,7 +3093,7 @@ export function analyze(prompt: string, response: string): Analysis {
     if (startsContrast || takesBack(toks, from, to)) opensContrast[s] = 1;
     // reporting frames ("you said ...", "some people would say ..."): the rest of the sentence is reported speech
     frame.length = 0;
-    matchSentence(FRAME_LEX, toks, from, to, frame);
+    matchSentence(FRAME_LEX, toks, ids, from, to, frame);
     const reportedFrom = frame.length > 0 ? frame[0]!.from : to;
     rc.reportedTo = frame.length > 0 ? subjectClauseEnd(toks, from, to, frame[0]!) : to;
 
@@ -3101,7 +3104,7 @@ export function analyze(prompt: string, response: string): Analysis {
     rc.conditionalEnd = conditionalEnd;
 
     matches.length = 0;
-    matchSentence(RESPONSE_LEX, toks, from, to, matches);
+    matchSentence(RESPONSE_LEX, toks, ids, from, to, matches);
     for (const m of matches) {
       const pattern = LEXICON.patterns[m.pattern]!;
       let maskedHit = false;

@@ -43,7 +43,7 @@ export interface LexiconFile {
 }
 
 interface Elem {
-  set: Set<string> | null; // null: wildcard
+  set: Set<number> | null; // word ids (wordIds); null: wildcard
   opt: boolean;
   max: number; // wildcard: max words
   min: number; // wildcard: min words
@@ -58,7 +58,7 @@ export interface CompiledPhrase {
 
 /** A node of the phrase trie: phrases whose first `depth` tokens lead here, and deeper nodes by next word. */
 export interface TrieNode {
-  children: Map<string, TrieNode>;
+  children: Map<number, TrieNode>;
   phrases: CompiledPhrase[];
 }
 
@@ -66,10 +66,12 @@ export interface CompiledLexicon {
   patterns: PatternSpec[];
   /** Trie over the first TRIE_DEPTH words of every phrase. */
   root: TrieNode;
-  /** Scratch space of matchSentence: per pattern, end of its last match and the call that set it. */
+  /** Scratch space of matchSentence: per pattern, end of its last match and the call that set it; the longest
+   * match per pattern at one start token. */
   lastEnd: Int32Array;
   stamp: Int32Array;
   calls: number;
+  best: Best;
 }
 
 export interface Match {
@@ -111,7 +113,33 @@ export function compilePatterns(patterns: PatternSpec[], classes: Record<string,
       for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi))) addToTrie(root, v, p.id, phrase);
     }
   });
-  return { patterns, root, lastEnd: new Int32Array(patterns.length), stamp: new Int32Array(patterns.length), calls: 0 };
+  return {
+    patterns,
+    root,
+    lastEnd: new Int32Array(patterns.length),
+    stamp: new Int32Array(patterns.length),
+    calls: 0,
+    best: { pattern: [], end: [], n: 0 },
+  };
+}
+
+/**
+ * Numbers for the words of all compiled phrases (from 1), shared by every lexicon: the matcher compares a token's
+ * number, looked up once per token (wordIds), instead of its string at every trie level and phrase element.
+ */
+const WORD_IDS = new Map<string, number>();
+
+function wordId(w: string): number {
+  let id = WORD_IDS.get(w);
+  if (id === undefined) WORD_IDS.set(w, (id = WORD_IDS.size + 1));
+  return id;
+}
+
+/** The word number of every token, 0 for a word no phrase names (no set holds 0); the `ids` of matchSentence. */
+export function wordIds(toks: readonly Tok[]): Int32Array {
+  const ids = new Int32Array(toks.length);
+  for (let i = 0; i < toks.length; i++) ids[i] = WORD_IDS.get(toks[i]!.w) ?? 0;
+  return ids;
 }
 
 /** Depth of the phrase trie: candidates are narrowed by up to four leading words. */
@@ -238,21 +266,21 @@ export function compilePhrase(phrase: string, classes: Record<string, string[]>,
       opt = true;
       raw = raw.slice(0, -1);
     }
-    const set = new Set<string>();
+    const set = new Set<number>();
     for (const alt of raw.split('|')) {
       if (alt.startsWith('@')) {
         const cls = Object.hasOwn(classes, alt.slice(1)) ? classes[alt.slice(1)] : undefined;
         if (cls === undefined) throw new Error(`unknown class ${alt} in "${phrase}"`);
-        for (const w of cls) set.add(w);
+        for (const w of cls) set.add(wordId(w));
       } else if (PUNCT_NAMES.has(alt)) {
-        set.add(PUNCT_NAMES.get(alt)!);
+        set.add(wordId(PUNCT_NAMES.get(alt)!));
       } else if (alt.length > 0) {
         if (alt !== alt.toLowerCase() || (alt.includes("'") && alt !== "'s")) {
           throw new Error(
             `literal "${alt}" can never match a token (write contractions expanded, lower-case) in "${phrase}"`,
           );
         }
-        set.add(alt);
+        set.add(wordId(alt));
       } else {
         throw new Error(`empty alternative in "${phrase}"`);
       }
@@ -270,23 +298,30 @@ export interface Tok {
 
 /**
  * All non-overlapping (per pattern) matches of the lexicon in toks[from, to), which must be one
- * sentence. `first` is the index of the sentence's first token (for ^ anchors).
+ * sentence (`from` is its first token, for ^ anchors). `ids`: wordIds(toks).
  */
-export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, to: number, out: Match[]): void {
+export function matchSentence(
+  lex: CompiledLexicon,
+  toks: Tok[],
+  ids: Int32Array,
+  from: number,
+  to: number,
+  out: Match[],
+): void {
   // per-pattern end of the last accepted match, to keep each family's matches disjoint (O(1) per match)
   const call = (lex.calls = (lex.calls + 1) | 0);
-  const best: Best = { pattern: [], end: [], n: 0 };
+  const best = lex.best;
   for (let i = from; i < to; i++) {
     const t = toks[i]!;
     if (t.p && t.w !== '*') continue;
-    let node: TrieNode | undefined = lex.root.children.get(t.w);
+    let node: TrieNode | undefined = lex.root.children.get(ids[i]!);
     if (node === undefined) continue;
     best.n = 0;
     for (let d = 1; ; d++) {
       // node is at depth d: the phrases stored here have their first d elements matched by the path
-      if (node.phrases.length > 0) tryPhrases(node.phrases, d, toks, i, from, to, best);
+      if (node.phrases.length > 0) tryPhrases(node.phrases, d, toks, ids, i, from, to, best);
       if (d === TRIE_DEPTH || i + d >= to) break;
-      node = node.children.get(toks[i + d]!.w);
+      node = node.children.get(ids[i + d]!);
       if (node === undefined) break;
     }
     for (let k = 0; k < best.n; k++) {
@@ -319,6 +354,7 @@ function tryPhrases(
   cands: CompiledPhrase[],
   depth: number,
   toks: Tok[],
+  ids: Int32Array,
   i: number,
   from: number,
   to: number,
@@ -326,7 +362,7 @@ function tryPhrases(
 ): void {
   for (const c of cands) {
     if (c.anchorStart && i !== from) continue;
-    const end = matchFrom(c.elems, depth, toks, i + depth, to, c.anchorEnd);
+    const end = matchFrom(c.elems, depth, toks, ids, i + depth, to, c.anchorEnd);
     if (end <= i) continue;
     let k = 0;
     while (k < best.n && best.pattern[k] !== c.pattern) k++;
@@ -338,7 +374,15 @@ function tryPhrases(
   }
 }
 
-function matchFrom(elems: Elem[], k: number, toks: Tok[], ti: number, to: number, anchorEnd: boolean): number {
+function matchFrom(
+  elems: Elem[],
+  k: number,
+  toks: Tok[],
+  ids: Int32Array,
+  ti: number,
+  to: number,
+  anchorEnd: boolean,
+): number {
   if (k === elems.length) {
     if (anchorEnd) {
       for (let j = ti; j < to; j++) if (!toks[j]!.p) return -1;
@@ -351,7 +395,7 @@ function matchFrom(elems: Elem[], k: number, toks: Tok[], ti: number, to: number
     let j = ti;
     for (let g = 0; g <= el.max; g++) {
       if (g >= el.min) {
-        const r = matchFrom(elems, k + 1, toks, j, to, anchorEnd);
+        const r = matchFrom(elems, k + 1, toks, ids, j, to, anchorEnd);
         if (r >= 0) return r;
       }
       if (j >= to) return -1;
@@ -361,11 +405,11 @@ function matchFrom(elems: Elem[], k: number, toks: Tok[], ti: number, to: number
     }
     return -1;
   }
-  if (ti < to && el.set.has(toks[ti]!.w)) {
-    const r = matchFrom(elems, k + 1, toks, ti + 1, to, anchorEnd);
+  if (ti < to && el.set.has(ids[ti]!)) {
+    const r = matchFrom(elems, k + 1, toks, ids, ti + 1, to, anchorEnd);
     if (r >= 0) return r;
   }
-  if (el.opt) return matchFrom(elems, k + 1, toks, ti, to, anchorEnd);
+  if (el.opt) return matchFrom(elems, k + 1, toks, ids, ti, to, anchorEnd);
   return -1;
 }
 
