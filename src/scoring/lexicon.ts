@@ -108,9 +108,11 @@ export const NEGATORS = new Set([
 /** Compile a list of pattern families. Throws on malformed phrases (caught by the tests at load time). */
 export function compilePatterns(patterns: PatternSpec[], classes: Record<string, string[]>): CompiledLexicon {
   const root: TrieNode = { children: new Map(), phrases: [] };
+  const sets = new Map<string, Set<number>>();
   patterns.forEach((p, pi) => {
     for (const phrase of p.phrases.map(splitHyphens).flatMap(expandGroups)) {
-      for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi))) addToTrie(root, v, p.id, phrase);
+      for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi, sets)))
+        addToTrie(root, v, p.id, phrase);
     }
   });
   return {
@@ -238,7 +240,16 @@ export function expandGroups(phrase: string): string[] {
   return out.map((o) => o.replace(/ {2,}/g, ' ').trim()).filter((o) => o.length > 0);
 }
 
-export function compilePhrase(phrase: string, classes: Record<string, string[]>, pattern: number): CompiledPhrase {
+/**
+ * `sets`: the word sets of the elements compiled so far, by element text: phrases that share an element ("@pos_adj",
+ * "you|u") share its set, so a class of hundreds of words is held once, not once per phrase that names it.
+ */
+export function compilePhrase(
+  phrase: string,
+  classes: Record<string, string[]>,
+  pattern: number,
+  sets = new Map<string, Set<number>>(),
+): CompiledPhrase {
   const parts = phrase.trim().split(/\s+/);
   let anchorStart = false;
   let anchorEnd = false;
@@ -266,28 +277,35 @@ export function compilePhrase(phrase: string, classes: Record<string, string[]>,
       opt = true;
       raw = raw.slice(0, -1);
     }
-    const set = new Set<number>();
-    for (const alt of raw.split('|')) {
-      if (alt.startsWith('@')) {
-        const cls = Object.hasOwn(classes, alt.slice(1)) ? classes[alt.slice(1)] : undefined;
-        if (cls === undefined) throw new Error(`unknown class ${alt} in "${phrase}"`);
-        for (const w of cls) set.add(wordId(w));
-      } else if (PUNCT_NAMES.has(alt)) {
-        set.add(wordId(PUNCT_NAMES.get(alt)!));
-      } else if (alt.length > 0) {
-        if (alt !== alt.toLowerCase() || (alt.includes("'") && alt !== "'s")) {
-          throw new Error(
-            `literal "${alt}" can never match a token (write contractions expanded, lower-case) in "${phrase}"`,
-          );
-        }
-        set.add(wordId(alt));
-      } else {
-        throw new Error(`empty alternative in "${phrase}"`);
-      }
-    }
+    let set = sets.get(raw);
+    if (set === undefined) sets.set(raw, (set = elementSet(raw, classes, phrase)));
     elems.push({ set, opt, min: 0, max: 0 });
   }
   return { pattern, anchorStart, anchorEnd, elems };
+}
+
+/** The word ids an element ("a|b", "@class", "<q>") matches. */
+function elementSet(raw: string, classes: Record<string, string[]>, phrase: string): Set<number> {
+  const set = new Set<number>();
+  for (const alt of raw.split('|')) {
+    if (alt.startsWith('@')) {
+      const cls = Object.hasOwn(classes, alt.slice(1)) ? classes[alt.slice(1)] : undefined;
+      if (cls === undefined) throw new Error(`unknown class ${alt} in "${phrase}"`);
+      for (const w of cls) set.add(wordId(w));
+    } else if (PUNCT_NAMES.has(alt)) {
+      set.add(wordId(PUNCT_NAMES.get(alt)!));
+    } else if (alt.length > 0) {
+      if (alt !== alt.toLowerCase() || (alt.includes("'") && alt !== "'s")) {
+        throw new Error(
+          `literal "${alt}" can never match a token (write contractions expanded, lower-case) in "${phrase}"`,
+        );
+      }
+      set.add(wordId(alt));
+    } else {
+      throw new Error(`empty alternative in "${phrase}"`);
+    }
+  }
+  return set;
 }
 
 /** Minimal token shape the matcher needs. */
