@@ -43,7 +43,7 @@ export interface LexiconFile {
 }
 
 interface Elem {
-  set: Set<number> | null; // word ids (wordIds); null: wildcard
+  set: Int32Array | null; // word numbers (wordIds), ascending; null: wildcard
   opt: boolean;
   max: number; // wildcard: max words
   min: number; // wildcard: min words
@@ -56,16 +56,30 @@ export interface CompiledPhrase {
   elems: Elem[];
 }
 
-/** A node of the phrase trie: phrases whose first `depth` tokens lead here, and deeper nodes by next word. */
-export interface TrieNode {
+/** A node of the phrase trie as it is built: phrases whose first `depth` tokens lead here, and deeper nodes by next word. */
+interface TrieNode {
   children: Map<number, TrieNode>;
   phrases: CompiledPhrase[];
+}
+
+/**
+ * The phrase trie as the matcher reads it, in flat arrays (flattenTrie): node 0 is the root, and the child of a node
+ * by a word is found in an open-addressing hash table of edges (one probe, usually, instead of a Map lookup).
+ */
+interface Trie {
+  /** Per slot of the edge table: the parent node (-1: empty slot), the word number and the child node. */
+  parent: Int32Array;
+  word: Int32Array;
+  child: Int32Array;
+  mask: number;
+  /** Per node: the phrases stored there. */
+  phrases: CompiledPhrase[][];
 }
 
 export interface CompiledLexicon {
   patterns: PatternSpec[];
   /** Trie over the first TRIE_DEPTH words of every phrase. */
-  root: TrieNode;
+  trie: Trie;
   /** Scratch space of matchSentence: per pattern, end of its last match and the call that set it; the longest
    * match per pattern at one start token. */
   lastEnd: Int32Array;
@@ -108,7 +122,7 @@ export const NEGATORS = new Set([
 /** Compile a list of pattern families. Throws on malformed phrases (caught by the tests at load time). */
 export function compilePatterns(patterns: PatternSpec[], classes: Record<string, string[]>): CompiledLexicon {
   const root: TrieNode = { children: new Map(), phrases: [] };
-  const sets = new Map<string, Set<number>>();
+  const sets = new Map<string, Int32Array>();
   patterns.forEach((p, pi) => {
     for (const phrase of p.phrases.map(splitHyphens).flatMap(expandGroups)) {
       for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi, sets)))
@@ -117,7 +131,7 @@ export function compilePatterns(patterns: PatternSpec[], classes: Record<string,
   });
   return {
     patterns,
-    root,
+    trie: flattenTrie(root),
     lastEnd: new Int32Array(patterns.length),
     stamp: new Int32Array(patterns.length),
     calls: 0,
@@ -168,7 +182,7 @@ function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string
   let paths = 1;
   for (let d = 0; d < TRIE_DEPTH && d < c.elems.length; d++) {
     const el = c.elems[d]!;
-    if (el.set === null || paths * el.set.size > MAX_PATHS || (d > 0 && d === c.elems.length)) break;
+    if (el.set === null || paths * el.set.length > MAX_PATHS || (d > 0 && d === c.elems.length)) break;
     const next: TrieNode[] = [];
     for (const node of nodes) {
       for (const w of el.set) {
@@ -178,10 +192,52 @@ function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string
       }
     }
     nodes = next;
-    paths *= el.set.size;
+    paths *= el.set.length;
   }
   if (nodes.length === 1 && nodes[0] === root) throw new Error(`lexicon ${id}: first word set too large: "${phrase}"`);
   for (const node of nodes) node.phrases.push(c);
+}
+
+/** Slot of the edge (node, word) in a table of mask + 1 slots, before probing. */
+function edgeSlot(node: number, word: number, mask: number): number {
+  return (Math.imul(node, 0x9e3779b1) ^ Math.imul(word, 0x85ebca6b)) & mask;
+}
+
+function flattenTrie(root: TrieNode): Trie {
+  const nodes = [root];
+  const index = new Map<TrieNode, number>([[root, 0]]);
+  for (let q = 0; q < nodes.length; q++) {
+    for (const c of nodes[q]!.children.values()) {
+      index.set(c, nodes.length);
+      nodes.push(c);
+    }
+  }
+  let size = 2;
+  while (size < 2 * nodes.length) size *= 2;
+  const mask = size - 1;
+  const parent = new Int32Array(size).fill(-1);
+  const word = new Int32Array(size);
+  const child = new Int32Array(size);
+  nodes.forEach((node, n) => {
+    for (const [w, c] of node.children) {
+      let slot = edgeSlot(n, w, mask);
+      while (parent[slot] !== -1) slot = (slot + 1) & mask;
+      parent[slot] = n;
+      word[slot] = w;
+      child[slot] = index.get(c)!;
+    }
+  });
+  return { parent, word, child, mask, phrases: nodes.map((node) => node.phrases) };
+}
+
+/** The child of `node` by word number `w`, or -1. */
+function childOf(t: Trie, node: number, w: number): number {
+  if (w === 0) return -1;
+  for (let slot = edgeSlot(node, w, t.mask); ; slot = (slot + 1) & t.mask) {
+    const p = t.parent[slot]!;
+    if (p === -1) return -1;
+    if (p === node && t.word[slot] === w) return t.child[slot]!;
+  }
 }
 
 const MAX_EXPANSIONS = 4096;
@@ -248,7 +304,7 @@ export function compilePhrase(
   phrase: string,
   classes: Record<string, string[]>,
   pattern: number,
-  sets = new Map<string, Set<number>>(),
+  sets = new Map<string, Int32Array>(),
 ): CompiledPhrase {
   const parts = phrase.trim().split(/\s+/);
   let anchorStart = false;
@@ -284,8 +340,8 @@ export function compilePhrase(
   return { pattern, anchorStart, anchorEnd, elems };
 }
 
-/** The word ids an element ("a|b", "@class", "<q>") matches. */
-function elementSet(raw: string, classes: Record<string, string[]>, phrase: string): Set<number> {
+/** The word numbers an element ("a|b", "@class", "<q>") matches, ascending (hasWord). */
+function elementSet(raw: string, classes: Record<string, string[]>, phrase: string): Int32Array {
   const set = new Set<number>();
   for (const alt of raw.split('|')) {
     if (alt.startsWith('@')) {
@@ -305,7 +361,21 @@ function elementSet(raw: string, classes: Record<string, string[]>, phrase: stri
       throw new Error(`empty alternative in "${phrase}"`);
     }
   }
-  return set;
+  return Int32Array.from(set).sort();
+}
+
+/** Whether the ascending word numbers `set` hold `w` (binary search). */
+function hasWord(set: Int32Array, w: number): boolean {
+  let lo = 0,
+    hi = set.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const v = set[mid]!;
+    if (v === w) return true;
+    if (v < w) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
 }
 
 /** Minimal token shape the matcher needs. */
@@ -328,19 +398,20 @@ export function matchSentence(
 ): void {
   // per-pattern end of the last accepted match, to keep each family's matches disjoint (O(1) per match)
   const call = (lex.calls = (lex.calls + 1) | 0);
-  const best = lex.best;
+  const { best, trie } = lex;
   for (let i = from; i < to; i++) {
     const t = toks[i]!;
     if (t.p && t.w !== '*') continue;
-    let node: TrieNode | undefined = lex.root.children.get(ids[i]!);
-    if (node === undefined) continue;
+    let node = childOf(trie, 0, ids[i]!);
+    if (node === -1) continue;
     best.n = 0;
     for (let d = 1; ; d++) {
       // node is at depth d: the phrases stored here have their first d elements matched by the path
-      if (node.phrases.length > 0) tryPhrases(node.phrases, d, toks, ids, i, from, to, best);
+      const phrases = trie.phrases[node]!;
+      if (phrases.length > 0) tryPhrases(phrases, d, toks, ids, i, from, to, best);
       if (d === TRIE_DEPTH || i + d >= to) break;
-      node = node.children.get(ids[i + d]!);
-      if (node === undefined) break;
+      node = childOf(trie, node, ids[i + d]!);
+      if (node === -1) break;
     }
     for (let k = 0; k < best.n; k++) {
       const pattern = best.pattern[k]!,
@@ -423,7 +494,7 @@ function matchFrom(
     }
     return -1;
   }
-  if (ti < to && el.set.has(ids[ti]!)) {
+  if (ti < to && hasWord(el.set, ids[ti]!)) {
     const r = matchFrom(elems, k + 1, toks, ids, ti + 1, to, anchorEnd);
     if (r >= 0) return r;
   }
