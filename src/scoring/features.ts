@@ -2155,16 +2155,23 @@ const FEATURE_NAMES = Object.fromEntries(
   }),
 ) as unknown as Record<Dim, readonly string[]>;
 
-/** Per dimension, its feature names in order, each with the structural signal of that dimension that computes it (if any). */
-const FEATURE_PLAN = Object.fromEntries(
+/**
+ * How analyze fills a dimension's features: a copy of FEATURE_ZEROS (every feature name, in order, at 0), then the
+ * saturated sum of each family with hits, then, in order, each structural signal of the dimension (SIGNAL_PLAN) whose
+ * name no family with hits bears. Copying one object is much cheaper than adding its properties one by one.
+ */
+const FEATURE_ZEROS = Object.fromEntries(
+  ALL_DIMS.map((dim) => [dim, Object.fromEntries(FEATURE_NAMES[dim].map((name) => [name, 0]))]),
+) as unknown as Record<Dim, Readonly<Record<string, number>>>;
+const SIGNAL_PLAN = Object.fromEntries(
   ALL_DIMS.map((dim) => [
     dim,
-    FEATURE_NAMES[dim].map((name) => {
-      const sig = SIGNAL_BY_ID.get(name);
-      return { name, signal: sig !== undefined && dimOfSignal(name) === dim ? sig : undefined };
+    FEATURE_NAMES[dim].flatMap((name) => {
+      const signal = SIGNAL_BY_ID.get(name);
+      return signal !== undefined && dimOfSignal(name) === dim ? [{ name, signal }] : [];
     }),
   ]),
-) as unknown as Record<Dim, readonly { name: string; signal: Signal | undefined }[]>;
+) as unknown as Record<Dim, readonly { name: string; signal: Signal }[]>;
 
 const PATTERN_IDS = new Set(LEXICON.patterns.map((p) => p.id));
 
@@ -3269,12 +3276,10 @@ export function analyze(prompt: string, response: string): Analysis {
 
   const features = {} as Record<Dim, Record<string, number>>;
   for (const d of ALL_DIMS) {
-    const f: Record<string, number> = {};
     const sums = fam[d];
-    for (const { name, signal } of FEATURE_PLAN[d]) {
-      const S = sums[name];
-      f[name] = S !== undefined ? sat(S) : signal !== undefined ? signal.value(ctx) : 0;
-    }
+    const f: Record<string, number> = { ...FEATURE_ZEROS[d] };
+    for (const name in sums) f[name] = sat(sums[name]!);
+    for (const { name, signal } of SIGNAL_PLAN[d]) if (sums[name] === undefined) f[name] = signal.value(ctx);
     features[d] = f;
   }
 
