@@ -43,6 +43,8 @@ const DIMS_OF_PATTERN = new Map<PatternSpec, readonly string[]>(
 
 const RESPONSE_LEX: CompiledLexicon = compilePatterns(LEXICON.patterns, LEXICON.classes);
 const CUE_NAMES = Object.keys(LEXICON.promptCues).filter((k) => k !== 'frames');
+/** Every cue name at 0, in order: profilePrompt's counts start from a copy (cheaper than adding the names one by one). */
+const CUE_ZEROS: Readonly<Record<string, number>> = Object.fromEntries(CUE_NAMES.map((k) => [k, 0]));
 const CUE_LEX: CompiledLexicon = compilePatterns(
   CUE_NAMES.map((k, i) => ({
     id: k,
@@ -2845,8 +2847,7 @@ function profilePrompt(
   sums: { wrong: number; right: number },
   named: number[] = [],
 ): PromptProfile {
-  const counts: Record<string, number> = {};
-  for (const k of CUE_NAMES) counts[k] = 0;
+  const counts: Record<string, number> = { ...CUE_ZEROS };
   const matches: Match[] = [];
   // cues never span sentences
   const sentences = promptSentences(ptoks);
