@@ -2587,9 +2587,17 @@ function promptSentences(ptoks: Token[]): [number, number][] {
  */
 function mythEntries(toks: Token[], lookBack = 0, denied?: number[]): number[] {
   const out: number[] = [];
-  findMyths(MYTHS, toks, 0, toks.length, mythScratch(MYTHS), new Uint8Array(MYTHS.specs.length), out, lookBack, denied);
+  MYTH_LAST.fill(-1);
+  MYTH_FOUND.fill(0);
+  findMyths(MYTHS, toks, 0, toks.length, MYTH_LAST, MYTH_FOUND, out, lookBack, denied);
   return out;
 }
+/**
+ * The scratch arrays of mythEntries, allocated once and reset by each call (allocating them per call cost more than
+ * the search; calls never overlap, findMyths is synchronous and calls nothing back).
+ */
+const MYTH_LAST = mythScratch(MYTHS);
+const MYTH_FOUND = new Uint8Array(MYTHS.specs.length);
 
 /** Ids of the misconceptions (LEXICON.myths) a text names (before the prompt's doubt and authoring gates). */
 export function mythsIn(text: string): string[] {
