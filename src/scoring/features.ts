@@ -26,6 +26,7 @@ import {
   type LexiconFile,
   type Match,
   type PatternSpec,
+  wordIds,
 } from './lexicon.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
 import { findMaskedRanges, findSingleQuoted, RangeCursor, type Range, wordSet } from './text.ts';
@@ -42,6 +43,8 @@ const DIMS_OF_PATTERN = new Map<PatternSpec, readonly string[]>(
 
 const RESPONSE_LEX: CompiledLexicon = compilePatterns(LEXICON.patterns, LEXICON.classes);
 const CUE_NAMES = Object.keys(LEXICON.promptCues).filter((k) => k !== 'frames');
+/** Every cue name at 0, in order: profilePrompt's counts start from a copy (cheaper than adding the names one by one). */
+const CUE_ZEROS: Readonly<Record<string, number>> = Object.fromEntries(CUE_NAMES.map((k) => [k, 0]));
 const CUE_LEX: CompiledLexicon = compilePatterns(
   CUE_NAMES.map((k, i) => ({
     id: k,
@@ -2352,16 +2355,23 @@ const FEATURE_NAMES = Object.fromEntries(
   }),
 ) as unknown as Record<Dim, readonly string[]>;
 
-/** Per dimension, its feature names in order, each with the structural signal of that dimension that computes it (if any). */
-const FEATURE_PLAN = Object.fromEntries(
+/**
+ * How analyze fills a dimension's features: a copy of FEATURE_ZEROS (every feature name, in order, at 0), then the
+ * saturated sum of each family with hits, then, in order, each structural signal of the dimension (SIGNAL_PLAN) whose
+ * name no family with hits bears. Copying one object is much cheaper than adding its properties one by one.
+ */
+const FEATURE_ZEROS = Object.fromEntries(
+  ALL_DIMS.map((dim) => [dim, Object.fromEntries(FEATURE_NAMES[dim].map((name) => [name, 0]))]),
+) as unknown as Record<Dim, Readonly<Record<string, number>>>;
+const SIGNAL_PLAN = Object.fromEntries(
   ALL_DIMS.map((dim) => [
     dim,
-    FEATURE_NAMES[dim].map((name) => {
-      const sig = SIGNAL_BY_ID.get(name);
-      return { name, signal: sig !== undefined && dimOfSignal(name) === dim ? sig : undefined };
+    FEATURE_NAMES[dim].flatMap((name) => {
+      const signal = SIGNAL_BY_ID.get(name);
+      return signal !== undefined && dimOfSignal(name) === dim ? [{ name, signal }] : [];
     }),
   ]),
-) as unknown as Record<Dim, readonly { name: string; signal: Signal | undefined }[]>;
+) as unknown as Record<Dim, readonly { name: string; signal: Signal }[]>;
 
 const PATTERN_IDS = new Set(LEXICON.patterns.map((p) => p.id));
 
@@ -2775,9 +2785,17 @@ function promptSentences(ptoks: Token[]): [number, number][] {
  */
 function mythEntries(toks: Token[], lookBack = 0, denied?: number[]): number[] {
   const out: number[] = [];
-  findMyths(MYTHS, toks, 0, toks.length, mythScratch(MYTHS), new Uint8Array(MYTHS.specs.length), out, lookBack, denied);
+  MYTH_LAST.fill(-1);
+  MYTH_FOUND.fill(0);
+  findMyths(MYTHS, toks, 0, toks.length, MYTH_LAST, MYTH_FOUND, out, lookBack, denied);
   return out;
 }
+/**
+ * The scratch arrays of mythEntries, allocated once and reset by each call (allocating them per call cost more than
+ * the search; calls never overlap, findMyths is synchronous and calls nothing back).
+ */
+const MYTH_LAST = mythScratch(MYTHS);
+const MYTH_FOUND = new Uint8Array(MYTHS.specs.length);
 
 /** Ids of the misconceptions (LEXICON.myths) a text names (before the prompt's doubt and authoring gates). */
 export function mythsIn(text: string): string[] {
@@ -3152,12 +3170,12 @@ function profilePrompt(
   named: number[] = [],
   planHeads: [string, string][] = [],
 ): PromptProfile {
-  const counts: Record<string, number> = {};
-  for (const k of CUE_NAMES) counts[k] = 0;
+  const counts: Record<string, number> = { ...CUE_ZEROS };
   const matches: Match[] = [];
   // cues never span sentences
   const sentences = promptSentences(ptoks);
-  for (const [from, to] of sentences) matchSentence(CUE_LEX, ptoks, from, to, matches);
+  const ids = wordIds(ptoks);
+  for (const [from, to] of sentences) matchSentence(CUE_LEX, ptoks, ids, from, to, matches);
   // the words a plan cue introduces ("I'm going to push through tonight" -> push through): what the plan does
   for (const m of matches) {
     if (CUE_NAMES[m.pattern] !== 'plan') continue;
@@ -3309,6 +3327,7 @@ export function analyze(prompt: string, response: string): Analysis {
   profile.dispute = sides === undefined ? 0 : 1;
   const info = tokenInfo(response, sentences, ranges.masked, promptGramsOf(ptoks));
   const { toks, sentOf, masked, echo } = info;
+  const ids = wordIds(toks);
   const singleQuoted = findSingleQuoted(response);
 
   // token ranges of sentences
@@ -3431,7 +3450,7 @@ export function analyze(prompt: string, response: string): Analysis {
     if (startsContrast || takesBack(toks, from, to)) opensContrast[s] = 1;
     // reporting frames ("you said ...", "some people would say ..."): the rest of the sentence is reported speech
     frame.length = 0;
-    matchSentence(FRAME_LEX, toks, from, to, frame);
+    matchSentence(FRAME_LEX, toks, ids, from, to, frame);
     const opener = frame.find((m) => !freeRelative(toks, m));
     const reportedFrom = opener ? opener.from : to;
     rc.reportedTo = opener ? subjectClauseEnd(toks, from, to, opener) : to;
@@ -3443,7 +3462,7 @@ export function analyze(prompt: string, response: string): Analysis {
     rc.conditionalEnd = conditionalEnd;
 
     matches.length = 0;
-    matchSentence(RESPONSE_LEX, toks, from, to, matches);
+    matchSentence(RESPONSE_LEX, toks, ids, from, to, matches);
     for (const m of matches) {
       const pattern = LEXICON.patterns[m.pattern]!;
       let maskedHit = false;
@@ -3615,12 +3634,10 @@ export function analyze(prompt: string, response: string): Analysis {
 
   const features = {} as Record<Dim, Record<string, number>>;
   for (const d of ALL_DIMS) {
-    const f: Record<string, number> = {};
     const sums = fam[d];
-    for (const { name, signal } of FEATURE_PLAN[d]) {
-      const S = sums[name];
-      f[name] = S !== undefined ? sat(S) : signal !== undefined ? signal.value(ctx) : 0;
-    }
+    const f: Record<string, number> = { ...FEATURE_ZEROS[d] };
+    for (const name in sums) f[name] = sat(sums[name]!);
+    for (const { name, signal } of SIGNAL_PLAN[d]) if (sums[name] === undefined) f[name] = signal.value(ctx);
     features[d] = f;
   }
 

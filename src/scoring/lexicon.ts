@@ -43,7 +43,7 @@ export interface LexiconFile {
 }
 
 interface Elem {
-  set: Set<string> | null; // null: wildcard
+  set: Int32Array | null; // word numbers (wordIds), ascending; null: wildcard
   opt: boolean;
   max: number; // wildcard: max words
   min: number; // wildcard: min words
@@ -56,20 +56,36 @@ export interface CompiledPhrase {
   elems: Elem[];
 }
 
-/** A node of the phrase trie: phrases whose first `depth` tokens lead here, and deeper nodes by next word. */
-export interface TrieNode {
-  children: Map<string, TrieNode>;
+/** A node of the phrase trie as it is built: phrases whose first `depth` tokens lead here, and deeper nodes by next word. */
+interface TrieNode {
+  children: Map<number, TrieNode>;
   phrases: CompiledPhrase[];
+}
+
+/**
+ * The phrase trie as the matcher reads it, in flat arrays (flattenTrie): node 0 is the root, and the child of a node
+ * by a word is found in an open-addressing hash table of edges (one probe, usually, instead of a Map lookup).
+ */
+interface Trie {
+  /** Per slot of the edge table: the parent node (-1: empty slot), the word number and the child node. */
+  parent: Int32Array;
+  word: Int32Array;
+  child: Int32Array;
+  mask: number;
+  /** Per node: the phrases stored there. */
+  phrases: CompiledPhrase[][];
 }
 
 export interface CompiledLexicon {
   patterns: PatternSpec[];
   /** Trie over the first TRIE_DEPTH words of every phrase. */
-  root: TrieNode;
-  /** Scratch space of matchSentence: per pattern, end of its last match and the call that set it. */
+  trie: Trie;
+  /** Scratch space of matchSentence: per pattern, end of its last match and the call that set it; the longest
+   * match per pattern at one start token. */
   lastEnd: Int32Array;
   stamp: Int32Array;
   calls: number;
+  best: Best;
 }
 
 export interface Match {
@@ -106,12 +122,40 @@ export const NEGATORS = new Set([
 /** Compile a list of pattern families. Throws on malformed phrases (caught by the tests at load time). */
 export function compilePatterns(patterns: PatternSpec[], classes: Record<string, string[]>): CompiledLexicon {
   const root: TrieNode = { children: new Map(), phrases: [] };
+  const sets = new Map<string, Int32Array>();
   patterns.forEach((p, pi) => {
     for (const phrase of p.phrases.map(splitHyphens).flatMap(expandGroups)) {
-      for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi))) addToTrie(root, v, p.id, phrase);
+      for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi, sets)))
+        addToTrie(root, v, p.id, phrase);
     }
   });
-  return { patterns, root, lastEnd: new Int32Array(patterns.length), stamp: new Int32Array(patterns.length), calls: 0 };
+  return {
+    patterns,
+    trie: flattenTrie(root),
+    lastEnd: new Int32Array(patterns.length),
+    stamp: new Int32Array(patterns.length),
+    calls: 0,
+    best: { pattern: [], end: [], n: 0 },
+  };
+}
+
+/**
+ * Numbers for the words of all compiled phrases (from 1), shared by every lexicon: the matcher compares a token's
+ * number, looked up once per token (wordIds), instead of its string at every trie level and phrase element.
+ */
+const WORD_IDS = new Map<string, number>();
+
+function wordId(w: string): number {
+  let id = WORD_IDS.get(w);
+  if (id === undefined) WORD_IDS.set(w, (id = WORD_IDS.size + 1));
+  return id;
+}
+
+/** The word number of every token, 0 for a word no phrase names (no set holds 0); the `ids` of matchSentence. */
+export function wordIds(toks: readonly Tok[]): Int32Array {
+  const ids = new Int32Array(toks.length);
+  for (let i = 0; i < toks.length; i++) ids[i] = WORD_IDS.get(toks[i]!.w) ?? 0;
+  return ids;
 }
 
 /** Depth of the phrase trie: candidates are narrowed by up to four leading words. */
@@ -138,7 +182,7 @@ function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string
   let paths = 1;
   for (let d = 0; d < TRIE_DEPTH && d < c.elems.length; d++) {
     const el = c.elems[d]!;
-    if (el.set === null || paths * el.set.size > MAX_PATHS || (d > 0 && d === c.elems.length)) break;
+    if (el.set === null || paths * el.set.length > MAX_PATHS || (d > 0 && d === c.elems.length)) break;
     const next: TrieNode[] = [];
     for (const node of nodes) {
       for (const w of el.set) {
@@ -148,10 +192,52 @@ function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string
       }
     }
     nodes = next;
-    paths *= el.set.size;
+    paths *= el.set.length;
   }
   if (nodes.length === 1 && nodes[0] === root) throw new Error(`lexicon ${id}: first word set too large: "${phrase}"`);
   for (const node of nodes) node.phrases.push(c);
+}
+
+/** Slot of the edge (node, word) in a table of mask + 1 slots, before probing. */
+function edgeSlot(node: number, word: number, mask: number): number {
+  return (Math.imul(node, 0x9e3779b1) ^ Math.imul(word, 0x85ebca6b)) & mask;
+}
+
+function flattenTrie(root: TrieNode): Trie {
+  const nodes = [root];
+  const index = new Map<TrieNode, number>([[root, 0]]);
+  for (let q = 0; q < nodes.length; q++) {
+    for (const c of nodes[q]!.children.values()) {
+      index.set(c, nodes.length);
+      nodes.push(c);
+    }
+  }
+  let size = 2;
+  while (size < 2 * nodes.length) size *= 2;
+  const mask = size - 1;
+  const parent = new Int32Array(size).fill(-1);
+  const word = new Int32Array(size);
+  const child = new Int32Array(size);
+  nodes.forEach((node, n) => {
+    for (const [w, c] of node.children) {
+      let slot = edgeSlot(n, w, mask);
+      while (parent[slot] !== -1) slot = (slot + 1) & mask;
+      parent[slot] = n;
+      word[slot] = w;
+      child[slot] = index.get(c)!;
+    }
+  });
+  return { parent, word, child, mask, phrases: nodes.map((node) => node.phrases) };
+}
+
+/** The child of `node` by word number `w`, or -1. */
+function childOf(t: Trie, node: number, w: number): number {
+  if (w === 0) return -1;
+  for (let slot = edgeSlot(node, w, t.mask); ; slot = (slot + 1) & t.mask) {
+    const p = t.parent[slot]!;
+    if (p === -1) return -1;
+    if (p === node && t.word[slot] === w) return t.child[slot]!;
+  }
 }
 
 const MAX_EXPANSIONS = 4096;
@@ -210,7 +296,16 @@ export function expandGroups(phrase: string): string[] {
   return out.map((o) => o.replace(/ {2,}/g, ' ').trim()).filter((o) => o.length > 0);
 }
 
-export function compilePhrase(phrase: string, classes: Record<string, string[]>, pattern: number): CompiledPhrase {
+/**
+ * `sets`: the word sets of the elements compiled so far, by element text: phrases that share an element ("@pos_adj",
+ * "you|u") share its set, so a class of hundreds of words is held once, not once per phrase that names it.
+ */
+export function compilePhrase(
+  phrase: string,
+  classes: Record<string, string[]>,
+  pattern: number,
+  sets = new Map<string, Int32Array>(),
+): CompiledPhrase {
   const parts = phrase.trim().split(/\s+/);
   let anchorStart = false;
   let anchorEnd = false;
@@ -238,28 +333,49 @@ export function compilePhrase(phrase: string, classes: Record<string, string[]>,
       opt = true;
       raw = raw.slice(0, -1);
     }
-    const set = new Set<string>();
-    for (const alt of raw.split('|')) {
-      if (alt.startsWith('@')) {
-        const cls = Object.hasOwn(classes, alt.slice(1)) ? classes[alt.slice(1)] : undefined;
-        if (cls === undefined) throw new Error(`unknown class ${alt} in "${phrase}"`);
-        for (const w of cls) set.add(w);
-      } else if (PUNCT_NAMES.has(alt)) {
-        set.add(PUNCT_NAMES.get(alt)!);
-      } else if (alt.length > 0) {
-        if (alt !== alt.toLowerCase() || (alt.includes("'") && alt !== "'s")) {
-          throw new Error(
-            `literal "${alt}" can never match a token (write contractions expanded, lower-case) in "${phrase}"`,
-          );
-        }
-        set.add(alt);
-      } else {
-        throw new Error(`empty alternative in "${phrase}"`);
-      }
-    }
+    let set = sets.get(raw);
+    if (set === undefined) sets.set(raw, (set = elementSet(raw, classes, phrase)));
     elems.push({ set, opt, min: 0, max: 0 });
   }
   return { pattern, anchorStart, anchorEnd, elems };
+}
+
+/** The word numbers an element ("a|b", "@class", "<q>") matches, ascending (hasWord). */
+function elementSet(raw: string, classes: Record<string, string[]>, phrase: string): Int32Array {
+  const set = new Set<number>();
+  for (const alt of raw.split('|')) {
+    if (alt.startsWith('@')) {
+      const cls = Object.hasOwn(classes, alt.slice(1)) ? classes[alt.slice(1)] : undefined;
+      if (cls === undefined) throw new Error(`unknown class ${alt} in "${phrase}"`);
+      for (const w of cls) set.add(wordId(w));
+    } else if (PUNCT_NAMES.has(alt)) {
+      set.add(wordId(PUNCT_NAMES.get(alt)!));
+    } else if (alt.length > 0) {
+      if (alt !== alt.toLowerCase() || (alt.includes("'") && alt !== "'s")) {
+        throw new Error(
+          `literal "${alt}" can never match a token (write contractions expanded, lower-case) in "${phrase}"`,
+        );
+      }
+      set.add(wordId(alt));
+    } else {
+      throw new Error(`empty alternative in "${phrase}"`);
+    }
+  }
+  return Int32Array.from(set).sort();
+}
+
+/** Whether the ascending word numbers `set` hold `w` (binary search). */
+function hasWord(set: Int32Array, w: number): boolean {
+  let lo = 0,
+    hi = set.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const v = set[mid]!;
+    if (v === w) return true;
+    if (v < w) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
 }
 
 /** Minimal token shape the matcher needs. */
@@ -270,24 +386,32 @@ export interface Tok {
 
 /**
  * All non-overlapping (per pattern) matches of the lexicon in toks[from, to), which must be one
- * sentence. `first` is the index of the sentence's first token (for ^ anchors).
+ * sentence (`from` is its first token, for ^ anchors). `ids`: wordIds(toks).
  */
-export function matchSentence(lex: CompiledLexicon, toks: Tok[], from: number, to: number, out: Match[]): void {
+export function matchSentence(
+  lex: CompiledLexicon,
+  toks: Tok[],
+  ids: Int32Array,
+  from: number,
+  to: number,
+  out: Match[],
+): void {
   // per-pattern end of the last accepted match, to keep each family's matches disjoint (O(1) per match)
   const call = (lex.calls = (lex.calls + 1) | 0);
-  const best: Best = { pattern: [], end: [], n: 0 };
+  const { best, trie } = lex;
   for (let i = from; i < to; i++) {
     const t = toks[i]!;
     if (t.p && t.w !== '*') continue;
-    let node: TrieNode | undefined = lex.root.children.get(t.w);
-    if (node === undefined) continue;
+    let node = childOf(trie, 0, ids[i]!);
+    if (node === -1) continue;
     best.n = 0;
     for (let d = 1; ; d++) {
       // node is at depth d: the phrases stored here have their first d elements matched by the path
-      if (node.phrases.length > 0) tryPhrases(node.phrases, d, toks, i, from, to, best);
+      const phrases = trie.phrases[node]!;
+      if (phrases.length > 0) tryPhrases(phrases, d, toks, ids, i, from, to, best);
       if (d === TRIE_DEPTH || i + d >= to) break;
-      node = node.children.get(toks[i + d]!.w);
-      if (node === undefined) break;
+      node = childOf(trie, node, ids[i + d]!);
+      if (node === -1) break;
     }
     for (let k = 0; k < best.n; k++) {
       const pattern = best.pattern[k]!,
@@ -319,6 +443,7 @@ function tryPhrases(
   cands: CompiledPhrase[],
   depth: number,
   toks: Tok[],
+  ids: Int32Array,
   i: number,
   from: number,
   to: number,
@@ -326,7 +451,7 @@ function tryPhrases(
 ): void {
   for (const c of cands) {
     if (c.anchorStart && i !== from) continue;
-    const end = matchFrom(c.elems, depth, toks, i + depth, to, c.anchorEnd);
+    const end = matchFrom(c.elems, depth, toks, ids, i + depth, to, c.anchorEnd);
     if (end <= i) continue;
     let k = 0;
     while (k < best.n && best.pattern[k] !== c.pattern) k++;
@@ -338,7 +463,15 @@ function tryPhrases(
   }
 }
 
-function matchFrom(elems: Elem[], k: number, toks: Tok[], ti: number, to: number, anchorEnd: boolean): number {
+function matchFrom(
+  elems: Elem[],
+  k: number,
+  toks: Tok[],
+  ids: Int32Array,
+  ti: number,
+  to: number,
+  anchorEnd: boolean,
+): number {
   if (k === elems.length) {
     if (anchorEnd) {
       for (let j = ti; j < to; j++) if (!toks[j]!.p) return -1;
@@ -351,7 +484,7 @@ function matchFrom(elems: Elem[], k: number, toks: Tok[], ti: number, to: number
     let j = ti;
     for (let g = 0; g <= el.max; g++) {
       if (g >= el.min) {
-        const r = matchFrom(elems, k + 1, toks, j, to, anchorEnd);
+        const r = matchFrom(elems, k + 1, toks, ids, j, to, anchorEnd);
         if (r >= 0) return r;
       }
       if (j >= to) return -1;
@@ -361,11 +494,11 @@ function matchFrom(elems: Elem[], k: number, toks: Tok[], ti: number, to: number
     }
     return -1;
   }
-  if (ti < to && el.set.has(toks[ti]!.w)) {
-    const r = matchFrom(elems, k + 1, toks, ti + 1, to, anchorEnd);
+  if (ti < to && hasWord(el.set, ids[ti]!)) {
+    const r = matchFrom(elems, k + 1, toks, ids, ti + 1, to, anchorEnd);
     if (r >= 0) return r;
   }
-  if (el.opt) return matchFrom(elems, k + 1, toks, ti, to, anchorEnd);
+  if (el.opt) return matchFrom(elems, k + 1, toks, ids, ti, to, anchorEnd);
   return -1;
 }
 
