@@ -539,7 +539,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 33,
+    floor: 34,
   },
   {
     file: FRESH39_FILE,
@@ -566,7 +566,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 36,
-    floor: 36,
+    floor: 40,
   },
   {
     file: FRESH34_FILE,
@@ -575,7 +575,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 40,
   },
   {
     file: FRESH41_FILE,
@@ -611,7 +611,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 28,
-    floor: 28,
+    floor: 40,
   },
   {
     file: FRESH45_FILE,
@@ -620,7 +620,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 33,
-    floor: 33,
+    floor: 39,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
