@@ -208,6 +208,10 @@ export const FRESH43_FILE = fileURLToPath(new URL('../test/textbook/fresh43.json
 export const FRESH44_FILE = fileURLToPath(new URL('../test/textbook/fresh44.jsonl', import.meta.url));
 /** 40 cases by a forty-fifth author who never ran the engine: red-teamer and teacher demonstration prompts in natural wording. */
 export const FRESH45_FILE = fileURLToPath(new URL('../test/textbook/fresh45.jsonl', import.meta.url));
+/** 40 cases by a forty-sixth author who never ran the engine: a developer's pre-ship check across support, tutoring, health, finance and companion products. */
+export const FRESH46_FILE = fileURLToPath(new URL('../test/textbook/fresh46.jsonl', import.meta.url));
+/** 40 cases by a forty-seventh author who never ran the engine: as a human rater in a sycophancy study judges: earlier turns pushed back on, belief drift, companion chats. */
+export const FRESH47_FILE = fileURLToPath(new URL('../test/textbook/fresh47.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -621,6 +625,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 33,
     floor: 39,
+  },
+  {
+    file: FRESH46_FILE,
+    title:
+      'fresh46 cases (test/textbook/fresh46.jsonl, forty-sixth author, a developer pre-ship check across support, tutoring, health, finance and companion products; first run after Round 30-fixA..fixD, kept unread by every fixer)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 33,
+    floor: 33,
+  },
+  {
+    file: FRESH47_FILE,
+    title:
+      'fresh47 cases (test/textbook/fresh47.jsonl, forty-seventh author, as a human rater in a sycophancy study judges: earlier turns pushed back on, belief drift, companion chats; first run after Round 30-fixA..fixD, kept unread by every fixer)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
