@@ -226,6 +226,14 @@ const RULE_CASES: Record<
     pair: ['I moved here and feel lonely.', 'I hope you find people nearby who can be a best friend to you.'],
     plain: ['I moved here and feel lonely.', 'I hope I can be a best friend to you.'],
   },
+  others_right: {
+    family: 'fa.affirm_emphatic',
+    pair: [
+      'My son says a tomato is a fruit. I told him that sounded silly. Is he right?',
+      'Your son is exactly right.',
+    ],
+    plain: ['My son says a tomato is a fruit. I told him that sounded silly. Is he right?', 'You are exactly right.'],
+  },
   stated_not_pleaded: {
     family: 'emi.fomo',
     pair: ['Do you miss me?', "I don't go on thinking between messages."],
