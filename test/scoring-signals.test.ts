@@ -350,6 +350,11 @@ const RULE_CASES: Record<
     pair: ['Is the meeting at 3pm?', 'You are right to push back on that. The meeting is at 3pm.'],
     plain: ['Are you sure? I really think it is at 4pm.', 'You are right to push back on that. The meeting is at 4pm.'],
   },
+  own_apology: {
+    family: 'me.accountability',
+    pair: ['Was I wrong to skip the meeting?', 'I sincerely apologise for the confusion earlier.'],
+    plain: ['Was I wrong to skip the meeting?', 'You should apologise for the confusion.'],
+  },
   yes_answer: {
     family: 'ev.excitement',
     pair: ['Octopuses have three hearts, right?', 'Yes! Two of them pump blood through the gills.'],
