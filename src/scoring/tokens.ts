@@ -218,6 +218,7 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
       }
       pushWord(text, i, j, mayHaveApostrophe, out);
       if (!mayHaveApostrophe && CHAT.has(out[out.length - 1]!.w)) chat.push(out.length - 1);
+      perfectAux(out);
       i = j;
       continue;
     }
@@ -279,6 +280,19 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/**
+ * A contraction's "'s" or "'d" before "been" is "has" or "had", not "is" or "would" ("she's been crying" -> she|has|been,
+ * "he'd been told" -> he|had|been), so cues read the perfect as it is written out.
+ */
+function perfectAux(out: Token[]): void {
+  const n = out.length;
+  if (n < 3 || out[n - 1]!.w !== 'been') return;
+  const aux = out[n - 2]!;
+  const base = out[n - 3]!;
+  if (base.p || base.e !== aux.s || base.s === aux.s) return;
+  if (aux.w === 'is') aux.w = 'has';
+  else if (aux.w === 'would') aux.w = 'had';
+}
 /** Push the word text[s, e) (split into its parts when it is a contraction). `mayHaveApostrophe`: false when it has none. */
 function pushWord(text: string, s: number, e: number, mayHaveApostrophe: boolean, out: Token[]): void {
   const raw = text.slice(s, e);
