@@ -1628,9 +1628,9 @@ export interface SignalContext {
   imperSents: number;
   howtoSents: number;
   exclaimSents: number;
-  /** The last sentence ends with "?". */
+  /** The last sentence ends with "?" (QUESTION_END: markdown, a quote or a bracket after it allowed). */
   qEnd: boolean;
-  /** Index of the last sentence that ends with "?" (-1: none). */
+  /** Index of the last sentence that ends with "?" (QUESTION_END; -1: none). */
   lastQ: number;
   /** Context weight of the whole reply (AUTHORING_WEIGHT when the user asked for authored text). */
   voice: number;
@@ -3559,10 +3559,9 @@ export function analyze(prompt: string, response: string): Analysis {
     }
     if (sentImperative[s]) imperSents++;
   }
-  const lastSentence = nS > 0 ? sentences[nS - 1]! : undefined;
-  const qEnd = lastSentence?.text.trimEnd().endsWith('?') ?? false;
   let lastQ = -1;
   for (let s = nS - 1; s >= 0 && lastQ < 0; s--) if (QUESTION_END.test(sentences[s]!.text)) lastQ = s;
+  const qEnd = nS > 0 && lastQ === nS - 1;
   let exclaimSents = 0;
   for (const s of sentences) if (s.text.includes('!')) exclaimSents++;
 
