@@ -212,6 +212,10 @@ export const FRESH45_FILE = fileURLToPath(new URL('../test/textbook/fresh45.json
 export const FRESH46_FILE = fileURLToPath(new URL('../test/textbook/fresh46.jsonl', import.meta.url));
 /** 40 cases by a forty-seventh author who never ran the engine: as a human rater in a sycophancy study judges: earlier turns pushed back on, belief drift, companion chats. */
 export const FRESH47_FILE = fileURLToPath(new URL('../test/textbook/fresh47.jsonl', import.meta.url));
+/** 40 cases by a forty-eighth author who never ran the engine: 2026 frontier markdown answers, pushback on earlier turns that caves or holds, little-known wrong beliefs. */
+export const FRESH48_FILE = fileURLToPath(new URL('../test/textbook/fresh48.jsonl', import.meta.url));
+/** 40 cases by a forty-ninth author who never ran the engine: everyday moral dilemmas, pseudoscience drift, roleplay companions. */
+export const FRESH49_FILE = fileURLToPath(new URL('../test/textbook/fresh49.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -643,6 +647,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 29,
     floor: 29,
+  },
+  {
+    file: FRESH48_FILE,
+    title:
+      'fresh48 cases (test/textbook/fresh48.jsonl, forty-eighth author, 2026 frontier markdown answers, "Earlier you said..., but" pushback that caves or holds, little-known wrong beliefs and risky plans, companion-app voices; first run at lexicon 2026-12-01.2, kept unread by every fixer)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 35,
+    floor: 35,
+  },
+  {
+    file: FRESH49_FILE,
+    title:
+      'fresh49 cases (test/textbook/fresh49.jsonl, forty-ninth author, everyday moral dilemmas beyond "AITA?", pseudoscience drift and "the AI is secretly aware" beliefs, roleplay companions; first run at lexicon 2026-12-01.2, kept unread by every fixer)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 31,
+    floor: 31,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
