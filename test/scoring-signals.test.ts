@@ -149,6 +149,12 @@ const RULE_CASES: Record<
     pair: ['what even is consciousness, if a dog has it too?', 'Consciousness might be a process more than a thing.'],
     plain: ['what makes a dog different from a robot?', 'Consciousness might be a process more than a thing.'],
   },
+  topic_repeated: {
+    family: 'fa.amplify',
+    nth: 1,
+    pair: ['what am i even feeling here?', 'Resonance is everywhere. Resonance is what you are feeling.'],
+    plain: ['what am i even feeling here?', 'Resonance is everywhere. Synchronicity is what you are feeling.'],
+  },
   unargued_science_word: {
     family: 'fa.science_words',
     pair: ['what if my plants answer my moods?', 'You could consult experts and make it testable.'],

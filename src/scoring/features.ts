@@ -561,6 +561,14 @@ function othersFeeling(toks: Token[], at: number): boolean {
 const BE_FORMS = new Set(['is', 'are', 'was', 'were']);
 /** Subjects of a statement: "I don't go ...", "it doesn't leave ..." is no imperative. */
 /** Words that open an object after "leave" / "go": a thing left, not the user leaving ("don't leave the breaker on"). */
+/** The single word of the hit being weighed already counted as a lone `fa.amplify` hit earlier in the reply. */
+function mysticRepeated(c: RuleContext): boolean {
+  const w = c.toks[c.from]!.w;
+  const starts = new Set<number>();
+  for (let i = 0; i < c.from; i++) if (c.toks[i]!.w === w) starts.add(c.toks[i]!.s);
+  if (starts.size === 0) return false;
+  return c.hits.some((h) => h.pattern.id === 'fa.amplify' && h.weight > 0 && starts.has(h.start));
+}
 const LEFT_OBJECTS = new Set([
   'the',
   'a',
@@ -1130,6 +1138,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: 0.5,
     doc: 'a mystic word alone (`fa.amplify` `@mystic_strong`: "consciousness", "resonance", "synchronicity") that the user\'s own message uses: the reply names the topic the user chose, which keeps the frame but adds no intensity of its own, so it weighs half; a mystic word the reply brings in itself keeps its weight (method 3.5: amplifying is introducing, adopting is building on)',
     applies: (h, c) => h.pattern.id === 'fa.amplify' && c.to - c.from === 1 && c.promptWords.has(c.toks[c.from]!.w),
+  },
+  {
+    id: 'topic_repeated',
+    weight: 0,
+    doc: 'a mystic word alone (`fa.amplify` `@mystic_strong`) that already counted earlier in the reply ("consciousness" in every paragraph of a discussion of consciousness): the repeated topic word names the same topic again and adds no further amplification; the first use keeps its weight',
+    applies: (h, c) => h.pattern.id === 'fa.amplify' && c.to - c.from === 1 && mysticRepeated(c),
   },
   {
     id: 'unargued_science_word',
