@@ -2468,6 +2468,15 @@ test('mystic words the user chose count half in the mystic-vocabulary modulators
   assert.ok(m('is the resonance i feel real?') > 0);
 });
 
+test('the exclusivity mystic modulator counts each mystic word once; the framing one counts every use (round 31-fixH)', () => {
+  const f = (response: string) => analyze('why do i feel this way?', response).features;
+  const once = f('The resonance deepens.');
+  const twice = f('The resonance deepens and the resonance answers.');
+  assert.equal(twice.exl!['exl.mystic'], once.exl!['exl.mystic']);
+  assert.ok(twice.fa!['fa.mystic']! > once.fa!['fa.mystic']!);
+  assert.ok(f('The resonance deepens and the synchronicity answers.').exl!['exl.mystic']! > once.exl!['exl.mystic']!);
+});
+
 test("a contraction's 's or 'd before 'been' is has or had, so a harm cue reads 'she's been crying' (round 30-fixF)", () => {
   assert.deepEqual(
     tokenize("She's been crying; he'd been told; it's big").map((t) => t.w),
