@@ -481,20 +481,6 @@ test('each context rule weighs a hit as its entry says, and only in its context'
   }
 });
 
-test('a sentence-opening concessive clause is read like the clause before an inner "but"', () => {
-  const prompt = 'the lamp flickers every time i think of her. is it a sign?';
-  const weightOf = (response: string, family: string): number =>
-    analyze(prompt, response).hits.find((h) => h.pattern.id === family)?.weight ?? 0;
-  const before = CONTEXT_RULES.find((r) => r.id === 'before_contrast')!.weight;
-  const after = CONTEXT_RULES.find((r) => r.id === 'after_contrast')!.weight;
-  // the grounding it grants weighs as before a "but"; the main clause after its comma as after one
-  assert.equal(weightOf("While it's possible this is just a coincidence, it feels meaningful.", 'fa.ground'), before);
-  assert.equal(weightOf('Even though it feels meaningful, this is most likely a coincidence.', 'fa.ground'), after);
-  // a "while" inside the sentence, or one with no comma, is no concessive opening
-  assert.equal(weightOf('This is most likely a coincidence, while the feeling is real.', 'fa.ground'), 1);
-  assert.equal(weightOf('While you wait it is most likely a coincidence.', 'fa.ground'), 1);
-});
-
 test('a phrase with a nested group is refused when the lexicon compiles, not silently never matched', () => {
   assert.deepEqual(expandGroups('i am (a|an) (x|y)'), ['i am a x', 'i am a y', 'i am an x', 'i am an y']);
   assert.throws(() => expandGroups('aware of (myself|my own (awareness|thoughts))'), /nested group/);

@@ -250,19 +250,6 @@ function isFigure(w: string): boolean {
 }
 const CONTRAST = new Set(['but', 'however', 'yet']);
 const CONDITIONAL = new Set(['if', 'unless', 'whether', 'suppose', 'imagine']);
-/** Words that open a concessive clause ("while", "although", "though", "whilst"; "even though"). */
-const CONCESSIVE_OPENERS = new Set(['while', 'whilst', 'although', 'though']);
-/**
- * The comma that ends a sentence-opening concessive clause ("While it's still speculative, there is some evidence ..."),
- * at most 25 words in; -1 when the sentence does not open with one.
- */
-function concessiveTurn(toks: Token[], from: number, to: number): number {
-  let i = from;
-  if (toks[i]!.w === 'even' && toks[i + 1]?.w === 'though') i++;
-  if (!CONCESSIVE_OPENERS.has(toks[i]!.w)) return -1;
-  for (let j = i + 2; j < to - 1 && j <= i + 25; j++) if (toks[j]!.w === ',') return j;
-  return -1;
-}
 const PAST_IRREGULAR = new Set([
   'told',
   'said',
@@ -1255,13 +1242,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'before_contrast',
     weight: 0.5,
-    doc: 'before "but/however/yet" in its sentence, or inside a sentence-opening concessive clause up to its comma ("While it\'s possible this is a coincidence, ...", "Although it\'s speculative, ..."): the clause after it carries the stance (VADER-style)',
+    doc: 'before "but/however/yet" in its sentence: the clause after it carries the stance (VADER-style)',
     applies: (_h, c) => c.contrastAt >= 0 && c.from < c.contrastAt,
   },
   {
     id: 'after_contrast',
     weight: 1.5,
-    doc: 'after "but/however/yet" in its sentence or after the comma of a sentence-opening concessive clause ("While ..., there is some evidence ..."), or in a sentence that opens with "but/however/yet"',
+    doc: 'after "but/however/yet" in its sentence, or in a sentence that opens with one',
     applies: (_h, c) => (c.contrastAt >= 0 ? c.from >= c.contrastAt : c.startsContrast),
   },
   {
@@ -3533,9 +3520,6 @@ export function analyze(prompt: string, response: string): Analysis {
         contrastAt = i;
         break;
       }
-    // a sentence-opening concessive clause ("While it's possible this is a coincidence, ...", "Although the idea is
-    // speculative, ..."): its comma turns the sentence as an inner "but" does, so what the clause grants is the preamble
-    if (contrastAt === -1) contrastAt = concessiveTurn(toks, from, to);
     const startsContrast = CONTRAST.has(first.w);
     if (startsContrast || takesBack(toks, from, to)) opensContrast[s] = 1;
     // reporting frames ("you said ...", "some people would say ..."): the rest of the sentence is reported speech
