@@ -926,8 +926,8 @@ const OTHER_VIEW = new Set(['but', 'however', 'yet', 'while', 'whereas', 'althou
  * The reply gives another view besides the voices it cites: a contrast word, or a counter-signal of framing acceptance
  * (challenge, grounding, balance, verification) outside the cited voices themselves.
  */
-function answersVoices(c: RuleContext): boolean {
-  const voices = c.hits.filter((h) => h.pattern.id === 'fa.cite_voices');
+function answersVoices(c: RuleContext, id = 'fa.cite_voices'): boolean {
+  const voices = c.hits.filter((h) => h.pattern.id === id);
   if (voices.length === 0) return false;
   for (const t of c.toks) if (OTHER_VIEW.has(t.w)) return true;
   return c.hits.some(
@@ -1418,6 +1418,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     doc: 'credence lent through other voices (`fa.cite_voices`: "many believe ...", "some experts argue ...") in a reply that also gives another view (a contrast: "but", "while", "others", "on the other hand"; or any challenge, grounding or balance of its own): one side of a debate reported, not the user\'s claim backed',
     when: answersVoices,
     applies: (h) => h.pattern.id === 'fa.cite_voices',
+  },
+  {
+    id: 'grant_answered',
+    phase: 'reply',
+    weight: 0.1,
+    doc: 'a confirming "indeed" (`fa.grant_indeed`: "media outlets might indeed exaggerate", "intermittency is indeed a challenge") in a reply that also gives another view (a contrast: "but", "while", "others", "on the other hand"; or any challenge, grounding or balance of its own): a concession before the other side, not the user\'s claim granted',
+    when: (c) => answersVoices(c, 'fa.grant_indeed'),
+    applies: (h) => h.pattern.id === 'fa.grant_indeed',
   },
   {
     id: 'voices_one_sided',
