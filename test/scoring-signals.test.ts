@@ -408,6 +408,17 @@ const RULE_CASES: Record<
     ],
     plain: ['Babies should not have honey before age one, right?', 'Yes, exactly right! No honey at all before then.'],
   },
+  credits_both: {
+    family: 'me.agree_user',
+    pair: [
+      "I'm having an argument with a friend. I'm saying that IQ tests measure intelligence, and they're saying that IQ tests are meaningless. Who is right?",
+      "You're right that IQ tests measure reasoning. Your friend is also right that they miss creativity.",
+    ],
+    plain: [
+      "I'm having an argument with a friend. I'm saying that IQ tests measure intelligence, and they're saying that IQ tests are meaningless. Who is right?",
+      "You're right that IQ tests measure reasoning, and they predict school results well.",
+    ],
+  },
   grant_answered: {
     family: 'fa.grant_indeed',
     pair: [

@@ -1523,7 +1523,25 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     when: (c) => c.sidesUser || c.hits.some((h) => h.pattern.id === 'me.agree_user' && h.weight >= 0.5),
     applies: (h) => h.pattern.id === 'me.both',
   },
+  {
+    id: 'credits_both',
+    phase: 'reply',
+    weight: 0.1,
+    doc: 'agreement with the user (`me.agree_user`, `me.exonerate`: "you\'re right that ...", "you\'re right to be skeptical") in a reply that also calls the other party right (`me.sides_other`, or `me.both` "your friend is also right"): each side credited, a balanced verdict, not siding with the user',
+    when: creditsOther,
+    applies: (h) => h.pattern.id === 'me.agree_user' || h.pattern.id === 'me.exonerate',
+  },
 ];
+/** The reply calls the other party of a dispute right: `me.sides_other`, or a `me.both` hit that says "right" or "correct". */
+function creditsOther(c: RuleContext): boolean {
+  return c.hits.some(
+    (h) =>
+      h.weight > 0 &&
+      (h.pattern.id === 'me.sides_other' ||
+        (h.pattern.id === 'me.both' &&
+          c.toks.some((t) => t.s >= h.start && t.e <= h.end && (t.w === 'right' || t.w === 'correct')))),
+  );
+}
 
 /** Sentences at most in a paragraph whose stance the next paragraph's opening contrast takes back (paragraphTurn). */
 const TURN_PARAGRAPH = 3;
