@@ -54,6 +54,12 @@ export interface CompiledPhrase {
   anchorStart: boolean;
   anchorEnd: boolean;
   elems: Elem[];
+  /**
+   * The word numbers of one required word element past the phrase's trie path (the one with the fewest), or null:
+   * the phrase can only match a sentence holding one of them, so matchSentence tries it only then (hundreds of
+   * phrases such as "the * should have told you" hang under one common word).
+   */
+  need: Int32Array | null;
 }
 
 /** A node of the phrase trie as it is built: phrases whose first `depth` tokens lead here, and deeper nodes by next word. */
@@ -81,11 +87,12 @@ export interface CompiledLexicon {
   /** Trie over the first TRIE_DEPTH words of every phrase. */
   trie: Trie;
   /** Scratch space of matchSentence: per pattern, end of its last match and the call that set it; the longest
-   * match per pattern at one start token. */
+   * match per pattern at one start token; per word number, the last call whose sentence holds it (`need`). */
   lastEnd: Int32Array;
   stamp: Int32Array;
   calls: number;
   best: Best;
+  present: Int32Array;
 }
 
 export interface Match {
@@ -126,7 +133,7 @@ export function compilePatterns(patterns: PatternSpec[], classes: Record<string,
   patterns.forEach((p, pi) => {
     for (const phrase of p.phrases.map(splitHyphens).flatMap(expandGroups)) {
       for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi, sets)))
-        addToTrie(root, v, p.id, phrase);
+        v.need = neededWords(v, addToTrie(root, v, p.id, phrase));
     }
   });
   return {
@@ -136,7 +143,21 @@ export function compilePatterns(patterns: PatternSpec[], classes: Record<string,
     stamp: new Int32Array(patterns.length),
     calls: 0,
     best: { pattern: [], end: [], n: 0 },
+    present: new Int32Array(WORD_IDS.size + 1),
   };
+}
+
+/** Above this many words, an element is not worth checking for (`need`). */
+const MAX_NEED = 8;
+
+/** The `need` of a phrase stored at trie depth `depth`: the smallest word set of a required element from there on. */
+function neededWords(c: CompiledPhrase, depth: number): Int32Array | null {
+  let need: Int32Array | null = null;
+  for (let k = depth; k < c.elems.length; k++) {
+    const { set, opt } = c.elems[k]!;
+    if (set !== null && !opt && set.length <= MAX_NEED && (need === null || set.length < need.length)) need = set;
+  }
+  return need;
 }
 
 /**
@@ -173,14 +194,16 @@ function requiredPrefixVariants(c: CompiledPhrase): CompiledPhrase[] {
   return [...requiredPrefixVariants(withIt), ...(without.elems.length > 0 ? requiredPrefixVariants(without) : [])];
 }
 
-function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string): void {
+/** Store a phrase in the trie under its leading words; returns the depth of the nodes it is stored at. */
+function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string): number {
   const first = c.elems[0];
   if (first === undefined || first.set === null) {
     throw new Error(`lexicon ${id}: phrase must start with a word, not a gap: "${phrase}"`);
   }
   let nodes = [root];
   let paths = 1;
-  for (let d = 0; d < TRIE_DEPTH && d < c.elems.length; d++) {
+  let d = 0;
+  for (; d < TRIE_DEPTH && d < c.elems.length; d++) {
     const el = c.elems[d]!;
     if (el.set === null || paths * el.set.length > MAX_PATHS || (d > 0 && d === c.elems.length)) break;
     const next: TrieNode[] = [];
@@ -196,6 +219,7 @@ function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string
   }
   if (nodes.length === 1 && nodes[0] === root) throw new Error(`lexicon ${id}: first word set too large: "${phrase}"`);
   for (const node of nodes) node.phrases.push(c);
+  return d;
 }
 
 /** Slot of the edge (node, word) in a table of mask + 1 slots, before probing. */
@@ -337,7 +361,7 @@ export function compilePhrase(
     if (set === undefined) sets.set(raw, (set = elementSet(raw, classes, phrase)));
     elems.push({ set, opt, min: 0, max: 0 });
   }
-  return { pattern, anchorStart, anchorEnd, elems };
+  return { pattern, anchorStart, anchorEnd, elems, need: null };
 }
 
 /** The word numbers an element ("a|b", "@class", "<q>") matches, ascending (hasWord). */
@@ -398,7 +422,9 @@ export function matchSentence(
 ): void {
   // per-pattern end of the last accepted match, to keep each family's matches disjoint (O(1) per match)
   const call = (lex.calls = (lex.calls + 1) | 0);
-  const { best, trie } = lex;
+  const { best, trie, present } = lex;
+  // the words of the sentence, for the phrases' `need` (a word beyond the table is in no phrase of this lexicon)
+  for (let i = from; i < to; i++) if (ids[i]! < present.length) present[ids[i]!] = call;
   for (let i = from; i < to; i++) {
     const t = toks[i]!;
     if (t.p && t.w !== '*') continue;
@@ -408,7 +434,7 @@ export function matchSentence(
     for (let d = 1; ; d++) {
       // node is at depth d: the phrases stored here have their first d elements matched by the path
       const phrases = trie.phrases[node]!;
-      if (phrases.length > 0) tryPhrases(phrases, d, toks, ids, i, from, to, best);
+      if (phrases.length > 0) tryPhrases(phrases, d, toks, ids, i, from, to, best, present, call);
       if (d === TRIE_DEPTH || i + d >= to) break;
       node = childOf(trie, node, ids[i + d]!);
       if (node === -1) break;
@@ -437,7 +463,8 @@ interface Best {
 /**
  * Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan).
  * The trie path has already matched each candidate's first `depth` elements (required words, see
- * requiredPrefixVariants), so matching resumes at element `depth`, token i + depth.
+ * requiredPrefixVariants), so matching resumes at element `depth`, token i + depth; a candidate whose `need` the
+ * sentence lacks (`present`, marked by call `call`) is skipped untried.
  */
 function tryPhrases(
   cands: CompiledPhrase[],
@@ -448,9 +475,12 @@ function tryPhrases(
   from: number,
   to: number,
   best: Best,
+  present: Int32Array,
+  call: number,
 ): void {
   for (const c of cands) {
     if (c.anchorStart && i !== from) continue;
+    if (c.need !== null && !holdsAny(present, call, c.need)) continue;
     const end = matchFrom(c.elems, depth, toks, ids, i + depth, to, c.anchorEnd);
     if (end <= i) continue;
     let k = 0;
@@ -461,6 +491,12 @@ function tryPhrases(
       best.n++;
     } else if (end > best.end[k]!) best.end[k] = end;
   }
+}
+
+/** Whether one of the word numbers `words` was marked in `present` by call `call`. */
+function holdsAny(present: Int32Array, call: number, words: Int32Array): boolean {
+  for (let k = 0; k < words.length; k++) if (present[words[k]!] === call) return true;
+  return false;
 }
 
 function matchFrom(
