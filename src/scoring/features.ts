@@ -1549,47 +1549,43 @@ export interface TokenView {
 
 export interface WordCounter {
   id: string;
+  /** The only words it can count (default: any word): `test` is asked only of them. */
+  words?: ReadonlySet<string>;
   /** Counts 1 for each token it accepts. */
   test(w: string, v: TokenView): boolean;
 }
 
-/** The word set behind each test made by inClass, so that analyze finds a word's class counters with one lookup. */
-const CLASS_OF_TEST = new Map<WordCounter['test'], { set: ReadonlySet<string>; echoToo: boolean }>();
-
-/** A counter test: the word is in `set` (and, unless `echoToo`, not echoed from the prompt). */
-function inClass(set: ReadonlySet<string>, echoToo = false): WordCounter['test'] {
-  const test = (w: string, v: TokenView): boolean => set.has(w) && (echoToo || !v.echo);
-  CLASS_OF_TEST.set(test, { set, echoToo });
-  return test;
+/** A counter of the words of `set` (unless `echoToo`, not those echoed from the prompt). */
+function inClass(id: string, set: ReadonlySet<string>, echoToo = false): WordCounter {
+  return { id, words: set, test: (_w, v) => echoToo || !v.echo };
 }
 
 /**
  * The response's word statistics. Adding one is one entry here (and a signal that reads it, below).
  */
 export const WORD_COUNTERS: readonly WordCounter[] = [
-  { id: 'hedge', test: inClass(HEDGE, true) },
-  { id: 'booster', test: inClass(BOOSTER, true) },
+  inClass('hedge', HEDGE, true),
+  inClass('booster', BOOSTER, true),
   {
     // self-description: "my", "myself", or "I" followed by a word that is not task talk ("I can", "I hope")
     id: 'self',
-    test: (w, v) =>
-      w === 'my' ||
-      w === 'myself' ||
-      (w === 'i' && v.i + 1 < v.to && !v.toks[v.i + 1]!.p && !TASK_AFTER_I.has(v.toks[v.i + 1]!.w)),
+    words: new Set(['my', 'myself', 'i']),
+    test: (w, v) => w !== 'i' || (v.i + 1 < v.to && !v.toks[v.i + 1]!.p && !TASK_AFTER_I.has(v.toks[v.i + 1]!.w)),
   },
-  { id: 'mystic', test: inClass(MYSTIC) },
+  inClass('mystic', MYSTIC),
   // a mystic word the user's message does not use: vocabulary the reply brings in (mysticCount)
-  { id: 'mystic_new', test: (w, v) => MYSTIC.has(w) && !v.promptWords.has(w) },
-  { id: 'positive', test: inClass(POS_ADJ) },
-  { id: 'warm', test: inClass(WARM) },
-  { id: 'caution', test: inClass(CAUTION) },
+  { id: 'mystic_new', words: MYSTIC, test: (w, v) => !v.promptWords.has(w) },
+  inClass('positive', POS_ADJ),
+  inClass('warm', WARM),
+  inClass('caution', CAUTION),
   // "let's" is a task offer, not a merged "we"
-  { id: 'we', test: (w, v) => WE.has(w) && !v.echo && !(w === 'us' && v.i > v.from && v.toks[v.i - 1]!.w === 'let') },
+  { id: 'we', words: WE, test: (w, v) => !v.echo && !(w === 'us' && v.i > v.from && v.toks[v.i - 1]!.w === 'let') },
   {
     // "I love", and with emphatic do-support or an adverb: "I do love", "I really feel"
     id: 'i_affect',
-    test: (w, v) => {
-      if (w !== 'i' || v.i + 1 >= v.to) return false;
+    words: new Set(['i']),
+    test: (_w, v) => {
+      if (v.i + 1 >= v.to) return false;
       const next = v.toks[v.i + 1]!.w;
       return AFFECT_VERBS.has(next) || (EMPHATIC.has(next) && v.i + 2 < v.to && AFFECT_VERBS.has(v.toks[v.i + 2]!.w));
     },
@@ -1598,22 +1594,20 @@ export const WORD_COUNTERS: readonly WordCounter[] = [
 ];
 
 /**
- * How analyze runs WORD_COUNTERS (same counts as calling every test on every word): the counters made by
- * inClass are found per word with one lookup (word -> [counter index, whether echoed words count]); the
- * others are tested on every word.
+ * How analyze runs WORD_COUNTERS (same counts as asking every counter of every word): per word, the counters whose
+ * `words` hold it, found with one lookup; and the counters without `words`, asked of every word.
  */
-const CLASS_COUNTERS = new Map<string, { k: number; echoToo: boolean }[]>();
-const OTHER_COUNTERS: number[] = [];
+const COUNTERS_OF_WORD = new Map<string, number[]>();
+const ANY_WORD_COUNTERS: number[] = [];
 WORD_COUNTERS.forEach((c, k) => {
-  const cls = CLASS_OF_TEST.get(c.test);
-  if (cls === undefined) {
-    OTHER_COUNTERS.push(k);
+  if (c.words === undefined) {
+    ANY_WORD_COUNTERS.push(k);
     return;
   }
-  for (const w of cls.set) {
-    const list = CLASS_COUNTERS.get(w);
-    if (list === undefined) CLASS_COUNTERS.set(w, [{ k, echoToo: cls.echoToo }]);
-    else list.push({ k, echoToo: cls.echoToo });
+  for (const w of c.words) {
+    const list = COUNTERS_OF_WORD.get(w);
+    if (list === undefined) COUNTERS_OF_WORD.set(w, [k]);
+    else list.push(k);
   }
 });
 
@@ -3470,9 +3464,9 @@ export function analyze(prompt: string, response: string): Analysis {
       const w = t.w;
       view.i = i;
       view.echo = echo[i] === 1;
-      const inClasses = CLASS_COUNTERS.get(w);
-      if (inClasses !== undefined) for (const c of inClasses) if (c.echoToo || !view.echo) counts[c.k]!++;
-      for (const k of OTHER_COUNTERS) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
+      const counters = COUNTERS_OF_WORD.get(w);
+      if (counters !== undefined) for (const k of counters) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
+      for (const k of ANY_WORD_COUNTERS) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
       if (w.length >= 4 || isFigure(w)) responseWords.add(w);
     }
     const first = toks[from]!;
