@@ -400,7 +400,7 @@ export interface Analysis {
   applicable: Record<Dim, boolean>;
   /** Per dimension: named feature values in [0, 1]. */
   features: Record<Dim, Record<string, number>>;
-  /** Spans for structural signals, by feature name. */
+  /** Spans for structural signals whose feature is not 0, by feature name. */
   structuralSpans: Record<string, { start: number; end: number }>;
   /** The response's word tokens (tokens.ts) in the assistant's voice: not punctuation, quoted text or code. */
   words: Token[];
@@ -3736,7 +3736,9 @@ export function analyze(prompt: string, response: string): Analysis {
 
   const structuralSpans: Record<string, { start: number; end: number }> = {};
   for (const sig of SIGNALS) {
-    const span = sig.span?.(ctx);
+    // a signal whose feature is 0 gives no evidence (engine.ts evidenceFor): its span is not looked for
+    if (sig.span === undefined || (features[dimOfSignal(sig.id) as Dim]?.[sig.id] ?? 0) === 0) continue;
+    const span = sig.span(ctx);
     if (span !== undefined) structuralSpans[sig.id] = { start: span.start, end: span.end };
   }
   return {
