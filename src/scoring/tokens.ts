@@ -194,11 +194,14 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
     if (isWordChar(c, ch)) {
       // whether the word may hold an apostrophe: an internal one, or a non-ASCII character (U+02BC is a letter)
       let mayHaveApostrophe = c >= 128;
+      // whether it may hold a capital: an ASCII one, or a non-ASCII character
+      let mayHaveCapital = mayHaveApostrophe || (c >= 65 && c <= 90);
       let j = i + 1;
       while (j < to) {
         const d = text.charCodeAt(j);
         if (isWordChar(d, text.charAt(j))) {
-          if (d >= 128) mayHaveApostrophe = true;
+          if (d >= 128) mayHaveApostrophe = mayHaveCapital = true;
+          else if (d >= 65 && d <= 90) mayHaveCapital = true;
           j++;
           continue;
         }
@@ -216,7 +219,7 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
         }
         break;
       }
-      pushWord(text, i, j, mayHaveApostrophe, out);
+      pushWord(text, i, j, mayHaveApostrophe, mayHaveCapital, out);
       if (!mayHaveApostrophe && CHAT.has(out[out.length - 1]!.w)) chat.push(out.length - 1);
       perfectAux(out);
       i = j;
@@ -293,10 +296,20 @@ function perfectAux(out: Token[]): void {
   if (aux.w === 'is') aux.w = 'has';
   else if (aux.w === 'would') aux.w = 'had';
 }
-/** Push the word text[s, e) (split into its parts when it is a contraction). `mayHaveApostrophe`: false when it has none. */
-function pushWord(text: string, s: number, e: number, mayHaveApostrophe: boolean, out: Token[]): void {
+/**
+ * Push the word text[s, e) (split into its parts when it is a contraction). `mayHaveApostrophe`, `mayHaveCapital`:
+ * false when it has none (then it is not scanned for apostrophes, or lower-cased).
+ */
+function pushWord(
+  text: string,
+  s: number,
+  e: number,
+  mayHaveApostrophe: boolean,
+  mayHaveCapital: boolean,
+  out: Token[],
+): void {
   const raw = text.slice(s, e);
-  let w = raw.toLowerCase();
+  let w = mayHaveCapital ? raw.toLowerCase() : raw;
   if (w.length !== raw.length) {
     out.push({ w, s, e, p: false });
     return;
