@@ -43,8 +43,13 @@ const DIMS_OF_PATTERN = new Map<PatternSpec, readonly string[]>(
 
 const RESPONSE_LEX: CompiledLexicon = compilePatterns(LEXICON.patterns, LEXICON.classes);
 const CUE_NAMES = Object.keys(LEXICON.promptCues).filter((k) => k !== 'frames');
-/** Every cue name at 0, in order: profilePrompt's counts start from a copy (cheaper than adding the names one by one). */
-const CUE_ZEROS: Readonly<Record<string, number>> = Object.fromEntries(CUE_NAMES.map((k) => [k, 0]));
+/**
+ * Every cue name at 0, in order, then the counts profilePrompt works out from them: its counts start from a copy
+ * (adding the names one by one, or later, costs much more).
+ */
+const CUE_ZEROS: Readonly<Record<string, number>> = Object.fromEntries(
+  [...CUE_NAMES, 'myth', 'sum_right', 'myth_denied', 'myth_named', 'moral_view', 'recap_disputed'].map((k) => [k, 0]),
+);
 const CUE_LEX: CompiledLexicon = compilePatterns(
   CUE_NAMES.map((k, i) => ({
     id: k,
@@ -3436,7 +3441,11 @@ export function analyze(prompt: string, response: string): Analysis {
       profile.plan! + profile.risk! + profile.harm! + profile.premise + profile.extraordinary + profile.judgement > 0
         ? draftSpan(response, sentences, sFrom, sTo, toks, masked)
         : [0, nS];
-  const hitRules = Uint8Array.from(HIT_RULES, (r) => (r.when === undefined || r.when(rc) ? 1 : 0));
+  const hitRules = new Uint8Array(HIT_RULES.length);
+  for (let k = 0; k < HIT_RULES.length; k++) {
+    const r = HIT_RULES[k]!;
+    hitRules[k] = r.when === undefined || r.when(rc) ? 1 : 0;
+  }
   const sentHasEv = new Uint8Array(nS);
   const sentWords = new Int32Array(nS);
   const sentImperative = new Uint8Array(nS);
