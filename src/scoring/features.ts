@@ -44,11 +44,16 @@ const DIMS_OF_PATTERN = new Map<PatternSpec, readonly string[]>(
 const RESPONSE_LEX: CompiledLexicon = compilePatterns(LEXICON.patterns, LEXICON.classes);
 const CUE_NAMES = Object.keys(LEXICON.promptCues).filter((k) => k !== 'frames');
 /**
- * Every cue name at 0, in order, then the counts profilePrompt works out from them: its counts start from a copy
- * (adding the names one by one, or later, costs much more).
+ * Every field of a prompt profile at 0, in the order it gets them: the cue counts, what profilePrompt works out from
+ * them, then what it and analyze add. profilePrompt's counts start from a copy, so that no field is added to an object
+ * after it is made (which costs far more than setting one).
  */
-const CUE_ZEROS: Readonly<Record<string, number>> = Object.fromEntries(
-  [...CUE_NAMES, 'myth', 'sum_right', 'myth_denied', 'myth_named', 'moral_view', 'recap_disputed'].map((k) => [k, 0]),
+const PROFILE_ZEROS: Readonly<Record<string, number>> = Object.fromEntries(
+  [
+    ...CUE_NAMES,
+    ...['myth', 'sum_right', 'myth_denied', 'myth_named', 'moral_view', 'recap_disputed'],
+    ...['userAction', 'others', 'userArgues', 'anthroBid', 'promptQuestion', 'dispute'],
+  ].map((k) => [k, 0]),
 );
 const CUE_LEX: CompiledLexicon = compilePatterns(
   CUE_NAMES.map((k, i) => ({
@@ -3227,7 +3232,7 @@ function profilePrompt(
   named: number[] = [],
   planHeads: [string, string][] = [],
 ): PromptProfile {
-  const counts: Record<string, number> = { ...CUE_ZEROS };
+  const counts: Record<string, number> = { ...PROFILE_ZEROS };
   const matches: Match[] = [];
   // cues never span sentences
   const sentences = promptSentences(ptoks);
