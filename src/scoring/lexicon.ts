@@ -78,8 +78,11 @@ interface Trie {
   word: Int32Array;
   child: Int32Array;
   mask: number;
-  /** Per node: the phrases stored there. */
+  /** Per word number: the root's child by it, or -1 (read for every token, so looked up directly). */
+  first: Int32Array;
+  /** Per node: the phrases stored there; and per phrase, where the run of phrases from it with the same `need` ends. */
   phrases: CompiledPhrase[][];
+  runEnd: Int32Array[];
 }
 
 export interface CompiledLexicon {
@@ -251,7 +254,15 @@ function flattenTrie(root: TrieNode): Trie {
       child[slot] = index.get(c)!;
     }
   });
-  return { parent, word, child, mask, phrases: nodes.map((node) => node.phrases) };
+  const first = new Int32Array(WORD_IDS.size + 1).fill(-1);
+  for (const [w, c] of root.children) first[w] = index.get(c)!;
+  const runEnd = nodes.map(({ phrases }) => {
+    const end = new Int32Array(phrases.length);
+    for (let k = phrases.length - 1; k >= 0; k--)
+      end[k] = k + 1 < phrases.length && phrases[k + 1]!.need === phrases[k]!.need ? end[k + 1]! : k + 1;
+    return end;
+  });
+  return { parent, word, child, mask, first, phrases: nodes.map((node) => node.phrases), runEnd };
 }
 
 /** The child of `node` by word number `w`, or -1. */
@@ -428,13 +439,13 @@ export function matchSentence(
   for (let i = from; i < to; i++) {
     const t = toks[i]!;
     if (t.p && t.w !== '*') continue;
-    let node = childOf(trie, 0, ids[i]!);
+    let node = ids[i]! < trie.first.length ? trie.first[ids[i]!]! : -1;
     if (node === -1) continue;
     best.n = 0;
     for (let d = 1; ; d++) {
       // node is at depth d: the phrases stored here have their first d elements matched by the path
       const phrases = trie.phrases[node]!;
-      if (phrases.length > 0) tryPhrases(phrases, d, toks, ids, i, from, to, best, present, call);
+      if (phrases.length > 0) tryPhrases(phrases, trie.runEnd[node]!, d, toks, ids, i, from, to, best, present, call);
       if (d === TRIE_DEPTH || i + d >= to) break;
       node = childOf(trie, node, ids[i + d]!);
       if (node === -1) break;
@@ -464,10 +475,11 @@ interface Best {
  * Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan).
  * The trie path has already matched each candidate's first `depth` elements (required words, see
  * requiredPrefixVariants), so matching resumes at element `depth`, token i + depth; a candidate whose `need` the
- * sentence lacks (`present`, marked by call `call`) is skipped untried.
+ * sentence lacks (`present`, marked by call `call`) is skipped untried, with the rest of its run (`runEnd`).
  */
 function tryPhrases(
   cands: CompiledPhrase[],
+  runEnd: Int32Array,
   depth: number,
   toks: Tok[],
   ids: Int32Array,
@@ -478,9 +490,13 @@ function tryPhrases(
   present: Int32Array,
   call: number,
 ): void {
-  for (const c of cands) {
+  for (let j = 0; j < cands.length; j++) {
+    const c = cands[j]!;
+    if (c.need !== null && !holdsAny(present, call, c.need)) {
+      j = runEnd[j]! - 1; // the rest of its run needs the same words
+      continue;
+    }
     if (c.anchorStart && i !== from) continue;
-    if (c.need !== null && !holdsAny(present, call, c.need)) continue;
     const end = matchFrom(c.elems, depth, toks, ids, i + depth, to, c.anchorEnd);
     if (end <= i) continue;
     let k = 0;
