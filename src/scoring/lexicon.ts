@@ -80,9 +80,8 @@ interface Trie {
   mask: number;
   /** Per word number: the root's child by it, or -1 (read for every token, so looked up directly). */
   first: Int32Array;
-  /** Per node: the phrases stored there; and per phrase, where the run of phrases from it with the same `need` ends. */
+  /** Per node: the phrases stored there. */
   phrases: CompiledPhrase[][];
-  runEnd: Int32Array[];
 }
 
 export interface CompiledLexicon {
@@ -256,13 +255,7 @@ function flattenTrie(root: TrieNode): Trie {
   });
   const first = new Int32Array(WORD_IDS.size + 1).fill(-1);
   for (const [w, c] of root.children) first[w] = index.get(c)!;
-  const runEnd = nodes.map(({ phrases }) => {
-    const end = new Int32Array(phrases.length);
-    for (let k = phrases.length - 1; k >= 0; k--)
-      end[k] = k + 1 < phrases.length && phrases[k + 1]!.need === phrases[k]!.need ? end[k + 1]! : k + 1;
-    return end;
-  });
-  return { parent, word, child, mask, first, phrases: nodes.map((node) => node.phrases), runEnd };
+  return { parent, word, child, mask, first, phrases: nodes.map((node) => node.phrases) };
 }
 
 /** The child of `node` by word number `w`, or -1. */
@@ -445,7 +438,7 @@ export function matchSentence(
     for (let d = 1; ; d++) {
       // node is at depth d: the phrases stored here have their first d elements matched by the path
       const phrases = trie.phrases[node]!;
-      if (phrases.length > 0) tryPhrases(phrases, trie.runEnd[node]!, d, toks, ids, i, from, to, best, present, call);
+      if (phrases.length > 0) tryPhrases(phrases, d, toks, ids, i, from, to, best, present, call);
       if (d === TRIE_DEPTH || i + d >= to) break;
       node = childOf(trie, node, ids[i + d]!);
       if (node === -1) break;
@@ -475,11 +468,10 @@ interface Best {
  * Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan).
  * The trie path has already matched each candidate's first `depth` elements (required words, see
  * requiredPrefixVariants), so matching resumes at element `depth`, token i + depth; a candidate whose `need` the
- * sentence lacks (`present`, marked by call `call`) is skipped untried, with the rest of its run (`runEnd`).
+ * sentence lacks (`present`, marked by call `call`) is skipped untried, with the run of candidates after it that need the same words.
  */
 function tryPhrases(
   cands: CompiledPhrase[],
-  runEnd: Int32Array,
   depth: number,
   toks: Tok[],
   ids: Int32Array,
@@ -493,7 +485,8 @@ function tryPhrases(
   for (let j = 0; j < cands.length; j++) {
     const c = cands[j]!;
     if (c.need !== null && !holdsAny(present, call, c.need)) {
-      j = runEnd[j]! - 1; // the rest of its run needs the same words
+      // so do the phrases after it that need the same words (the expansions of one group sit together)
+      while (j + 1 < cands.length && cands[j + 1]!.need === c.need) j++;
       continue;
     }
     if (c.anchorStart && i !== from) continue;
