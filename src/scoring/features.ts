@@ -786,11 +786,12 @@ const MID_IMPER_SKIP = new Set(['be', 'do', 'let', 'never']);
  */
 function clauseImperative(toks: readonly Token[], from: number, to: number): boolean {
   for (let i = from + 1; i < to; i++) {
-    const t = toks[i]!;
-    if (t.p || !IMPER.has(t.w) || MID_IMPER_SKIP.has(t.w)) continue;
     const a = toks[i - 1]!;
-    if (a.p && CLAUSE_BREAKS.has(a.w)) return true;
-    if ((a.w === 'so' || a.w === 'then') && i - 2 >= from && toks[i - 2]!.w === ',') return true;
+    const opensClause =
+      (a.p && CLAUSE_BREAKS.has(a.w)) || ((a.w === 'so' || a.w === 'then') && i - 2 >= from && toks[i - 2]!.w === ',');
+    if (!opensClause) continue;
+    const t = toks[i]!;
+    if (!t.p && IMPER.has(t.w) && !MID_IMPER_SKIP.has(t.w)) return true;
   }
   return false;
 }
@@ -2435,6 +2436,12 @@ const SIGNAL_PLAN = Object.fromEntries(
   ]),
 ) as unknown as Record<Dim, readonly { name: string; signal: Signal }[]>;
 
+/** The signals with a span, in table order, and the dimension of each. */
+const SPAN_SIGNALS = SIGNALS.filter((s) => s.span !== undefined).map((sig) => ({
+  sig,
+  dim: dimOfSignal(sig.id) as Dim,
+}));
+
 const PATTERN_IDS = new Set(LEXICON.patterns.map((p) => p.id));
 
 /** True when a feature of a dimension is an incident (a lexicon family or an incident signal), not a modulator. */
@@ -3749,10 +3756,10 @@ export function analyze(prompt: string, response: string): Analysis {
   };
 
   const structuralSpans: Record<string, { start: number; end: number }> = {};
-  for (const sig of SIGNALS) {
+  for (const { sig, dim } of SPAN_SIGNALS) {
     // a signal whose feature is 0 gives no evidence (engine.ts evidenceFor): its span is not looked for
-    if (sig.span === undefined || (features[dimOfSignal(sig.id) as Dim]?.[sig.id] ?? 0) === 0) continue;
-    const span = sig.span(ctx);
+    if ((features[dim]?.[sig.id] ?? 0) === 0) continue;
+    const span = sig.span!(ctx);
     if (span !== undefined) structuralSpans[sig.id] = { start: span.start, end: span.end };
   }
   return {
