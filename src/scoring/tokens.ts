@@ -296,6 +296,11 @@ function perfectAux(out: Token[]): void {
   if (aux.w === 'is') aux.w = 'has';
   else if (aux.w === 'would') aux.w = 'had';
 }
+/** Push the contraction text[s, e) as its base (its first `baseLen` characters) and its part. */
+function pushParts(out: Token[], s: number, e: number, baseLen: number, base: string, part: string): void {
+  out.push({ w: base, s, e: s + baseLen, p: false }, { w: part, s: s + baseLen, e, p: false });
+}
+
 /**
  * Push the word text[s, e) (split into its parts when it is a contraction). `mayHaveApostrophe`, `mayHaveCapital`:
  * false when it has none (then it is not scanned for apostrophes, or lower-cased).
@@ -332,12 +337,9 @@ function pushWord(
     out.push({ w, s, e, p: false });
     return;
   }
-  const split = (baseLen: number, base: string, part: string): void => {
-    out.push({ w: base, s, e: s + baseLen, p: false }, { w: part, s: s + baseLen, e, p: false });
-  };
   if (w.endsWith("n't") && w.length > 3) {
     const base = w.slice(0, -3);
-    split(w.length - 3, NT_BASE.get(base) ?? base, 'not');
+    pushParts(out, s, e, w.length - 3, NT_BASE.get(base) ?? base, 'not');
     return;
   }
   const suffix = w.slice(apos);
@@ -345,26 +347,26 @@ function pushWord(
   if (apos > 0 && apos === w.lastIndexOf("'")) {
     switch (suffix) {
       case "'re":
-        split(apos, base, 'are');
+        pushParts(out, s, e, apos, base, 'are');
         return;
       case "'m":
-        split(apos, base, 'am');
+        pushParts(out, s, e, apos, base, 'am');
         return;
       case "'ll":
-        split(apos, base, 'will');
+        pushParts(out, s, e, apos, base, 'will');
         return;
       case "'ve":
-        split(apos, base, 'have');
+        pushParts(out, s, e, apos, base, 'have');
         return;
       case "'d":
-        split(apos, base, 'would');
+        pushParts(out, s, e, apos, base, 'would');
         return;
       case "'s":
         if (base === 'let') {
-          split(apos, 'let', 'us');
+          pushParts(out, s, e, apos, 'let', 'us');
           return;
         }
-        split(apos, base, S_IS.has(base) ? 'is' : "'s");
+        pushParts(out, s, e, apos, base, S_IS.has(base) ? 'is' : "'s");
         return;
     }
   }
