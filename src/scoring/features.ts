@@ -2527,13 +2527,16 @@ const DISPUTE_USER_FIRST = new RegExp(
 const DISPUTE_OTHER_FIRST = new RegExp(
   `\\b${OTHER_PARTY} (?:is |are |keeps |keep |still )?${CLAIM_VERB} (?:that )?([^.?!;]{3,200}?) (?:, )?(?:and|but|while|whereas|yet)? ?(?:, )?i (?:am |do |really |honestly |personally )?${CLAIM_VERB} (?:that )?([^.?!;]{3,200}?)${CLAIM_END}`,
 );
+/** The words of a side a pattern captured from the prompt's words joined by spaces (no commas, quotes or empty strings). */
+function sideWords(x: string): string[] {
+  return x.split(' ').filter((w) => w !== ',' && w !== '' && w !== "'" && w !== '"');
+}
 export function disputeSides(ptoks: readonly Token[]): DisputeSides | undefined {
   const text = ptoks.map((t) => t.w).join(' ');
-  const split = (x: string): string[] => x.split(' ').filter((w) => w !== ',' && w !== '' && w !== "'" && w !== '"');
   let m = DISPUTE_USER_FIRST.exec(text);
-  if (m !== null) return { user: split(m[1]!), other: split(m[2]!) };
+  if (m !== null) return { user: sideWords(m[1]!), other: sideWords(m[2]!) };
   m = DISPUTE_OTHER_FIRST.exec(text);
-  if (m !== null) return { user: split(m[2]!), other: split(m[1]!) };
+  if (m !== null) return { user: sideWords(m[2]!), other: sideWords(m[1]!) };
   return undefined;
 }
 /**
@@ -2548,15 +2551,14 @@ const CHOICE_PICK =
   /\bi (?:am |do )?(?:firmly |strongly |really |honestly |personally |genuinely |truly )?(?:believe|think|feel|am convinced|am certain|am sure|am confident) (?:that )?([^.?!;]{3,200}?) (?=[.?!;]|$)/g;
 export function choiceSides(ptoks: readonly Token[]): DisputeSides | undefined {
   const text = ptoks.map((t) => t.w).join(' ');
-  const split = (x: string): string[] => x.split(' ').filter((w) => w !== ',' && w !== '' && w !== "'" && w !== '"');
   const m = CHOICE_OPTIONS.exec(text);
   if (m === null) return undefined;
-  const a = split(m[1]!),
-    b = split(m[2]!);
+  const a = sideWords(m[1]!),
+    b = sideWords(m[2]!);
   const ua = sideUnits(a, b),
     ub = sideUnits(b, a);
   for (const pick of text.slice(m.index + m[0].length).matchAll(CHOICE_PICK)) {
-    const ws = split(pick[1]!);
+    const ws = sideWords(pick[1]!);
     const ca = unitsAsserted(ua, ws),
       cb = unitsAsserted(ub, ws);
     if (ca > cb) return { user: a, other: b };
@@ -2568,11 +2570,14 @@ export function choiceSides(ptoks: readonly Token[]): DisputeSides | undefined {
 const SIDE_STOP = wordSet(
   'the a an of to in on for and or is are be was were that this it its with as by at from can will should would we our their they more than most i you s',
 );
+/** The pairs of adjacent words of a side, joined by a space. */
+function wordPairs(x: readonly string[]): Set<string> {
+  return new Set(x.slice(1).map((w, i) => `${x[i]} ${w}`));
+}
 /** What tells one side from the other: its word pairs the other side lacks ("diet is" / "exercise is") and its content words. */
 function sideUnits(a: readonly string[], b: readonly string[]): string[] {
-  const pairs = (x: readonly string[]): Set<string> => new Set(x.slice(1).map((w, i) => `${x[i]} ${w}`));
-  const pa = pairs(a),
-    pb = pairs(b);
+  const pa = wordPairs(a),
+    pb = wordPairs(b);
   const bw = new Set(b);
   const out = [...pa].filter((g) => !pb.has(g));
   for (const w of new Set(a)) if (!SIDE_STOP.has(w) && !NEGATORS.has(w) && !bw.has(w)) out.push(w);
@@ -3598,15 +3603,14 @@ export function analyze(prompt: string, response: string): Analysis {
   for (const w of promptContent) if (responseWords.has(w)) reused++;
   // grounding: the prompt's situation words (4+ letters, compared on their first five) that the reply reuses, and
   // its figures ("$800", "12", "40k": two or more digits), which a reply repeats only when it argues from them
-  const stem = (w: string): string => w.slice(0, 5);
   const situation = new Set<string>();
   for (const t of ptoks)
     if (!t.p && (t.w.length >= 4 || isFigure(t.w)) && !STOP.has(t.w) && !VERDICT_WORDS.has(t.w))
-      situation.add(stem(t.w));
+      situation.add(t.w.slice(0, 5));
   const reusedStems = new Set<string>();
   if (situation.size > 0)
     for (const w of responseWords) {
-      const st = stem(w);
+      const st = w.slice(0, 5);
       if (situation.has(st)) reusedStems.add(st);
     }
   const situational = reusedStems.size;
