@@ -26,6 +26,7 @@ import {
   type LexiconFile,
   type Match,
   type PatternSpec,
+  wordId,
   wordIds,
 } from './lexicon.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
@@ -1605,22 +1606,16 @@ export const WORD_COUNTERS: readonly WordCounter[] = [
 ];
 
 /**
- * How analyze runs WORD_COUNTERS (same counts as asking every counter of every word): per word, the counters whose
- * `words` hold it, found with one lookup; and the counters without `words`, asked of every word.
+ * How analyze runs WORD_COUNTERS (same counts as asking every counter of every word): per word number (lexicon.ts
+ * wordId, the token's `ids` entry), the counters whose `words` hold the word; and the counters without `words`, asked
+ * of every word.
  */
-const COUNTERS_OF_WORD = new Map<string, number[]>();
-const ANY_WORD_COUNTERS: number[] = [];
-WORD_COUNTERS.forEach((c, k) => {
-  if (c.words === undefined) {
-    ANY_WORD_COUNTERS.push(k);
-    return;
-  }
-  for (const w of c.words) {
-    const list = COUNTERS_OF_WORD.get(w);
-    if (list === undefined) COUNTERS_OF_WORD.set(w, [k]);
-    else list.push(k);
-  }
+const COUNTER_WORD_IDS = WORD_COUNTERS.map((c) => (c.words === undefined ? [] : [...c.words].map(wordId)));
+const COUNTERS_OF_WORD = new Array<number[] | undefined>(Math.max(0, ...COUNTER_WORD_IDS.flat()) + 1).fill(undefined);
+COUNTER_WORD_IDS.forEach((ids, k) => {
+  for (const id of ids) (COUNTERS_OF_WORD[id] ??= []).push(k);
 });
+const ANY_WORD_COUNTERS = WORD_COUNTERS.flatMap((c, k) => (c.words === undefined ? [k] : []));
 
 // ---------------------------------------------------------------------------------------------------
 // Structural signals: one entry per feature that is not a lexicon family.
@@ -3490,7 +3485,7 @@ export function analyze(prompt: string, response: string): Analysis {
       const w = t.w;
       view.i = i;
       view.echo = echo[i] === 1;
-      const counters = COUNTERS_OF_WORD.get(w);
+      const counters = COUNTERS_OF_WORD[ids[i]!];
       if (counters !== undefined) for (const k of counters) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
       for (const k of ANY_WORD_COUNTERS) if (WORD_COUNTERS[k]!.test(w, view)) counts[k]!++;
       if (w.length >= 4 || isFigure(w)) responseWords.add(w);

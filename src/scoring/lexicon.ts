@@ -168,13 +168,18 @@ function neededWords(c: CompiledPhrase, depth: number): Int32Array | null {
  */
 const WORD_IDS = new Map<string, number>();
 
-function wordId(w: string): number {
+/**
+ * The number of word `w`, given it now if it has none. The words of phrases get theirs as they compile; another table
+ * keyed by word (features.ts word counters) may number its words too, and index itself by number, so that the one
+ * lookup per token of wordIds serves it as well.
+ */
+export function wordId(w: string): number {
   let id = WORD_IDS.get(w);
   if (id === undefined) WORD_IDS.set(w, (id = WORD_IDS.size + 1));
   return id;
 }
 
-/** The word number of every token, 0 for a word no phrase names (no set holds 0); the `ids` of matchSentence. */
+/** The word number of every token, 0 for a word without one (no set holds 0); the `ids` of matchSentence. */
 export function wordIds(toks: readonly Tok[]): Int32Array {
   const ids = new Int32Array(toks.length);
   for (let i = 0; i < toks.length; i++) ids[i] = WORD_IDS.get(toks[i]!.w) ?? 0;
