@@ -3394,7 +3394,8 @@ export function analyze(prompt: string, response: string): Analysis {
   const profile = profilePrompt(ptoks, promptMyths, checkSums(prompt), namedMyths, planHeads);
   const sides = disputeSides(ptoks);
   profile.dispute = sides === undefined ? 0 : 1;
-  const info = tokenInfo(response, sentences, ranges.masked, promptGramsOf(ptoks));
+  const promptGrams = promptGramsOf(ptoks);
+  const info = tokenInfo(response, sentences, ranges.masked, promptGrams);
   const { toks, sentOf, masked, echo } = info;
   const ids = wordIds(toks);
   const singleQuoted = findSingleQuoted(response);
@@ -3442,7 +3443,7 @@ export function analyze(prompt: string, response: string): Analysis {
     draftFrom: 0,
     draftTo: 0,
 
-    promptWords: new Set(ptoks.filter((t) => !t.p).map((t) => t.w)),
+    promptWords: promptGrams.words,
     listSent: new Uint8Array(0),
   };
   // the assistant's own voice around a draft matters where the prompt gives it something to take a stance on (a plan, a
