@@ -54,6 +54,12 @@ export interface CompiledPhrase {
   anchorStart: boolean;
   anchorEnd: boolean;
   elems: Elem[];
+  /**
+   * The word numbers of one required word element past the phrase's trie path (the one with the fewest), or null:
+   * the phrase can only match a sentence holding one of them, so matchSentence tries it only then (hundreds of
+   * phrases such as "the * should have told you" hang under one common word).
+   */
+  need: Int32Array | null;
 }
 
 /** A node of the phrase trie as it is built: phrases whose first `depth` tokens lead here, and deeper nodes by next word. */
@@ -72,6 +78,8 @@ interface Trie {
   word: Int32Array;
   child: Int32Array;
   mask: number;
+  /** Per word number: the root's child by it, or -1 (read for every token, so looked up directly). */
+  first: Int32Array;
   /** Per node: the phrases stored there. */
   phrases: CompiledPhrase[][];
 }
@@ -81,11 +89,12 @@ export interface CompiledLexicon {
   /** Trie over the first TRIE_DEPTH words of every phrase. */
   trie: Trie;
   /** Scratch space of matchSentence: per pattern, end of its last match and the call that set it; the longest
-   * match per pattern at one start token. */
+   * match per pattern at one start token; per word number, the last call whose sentence holds it (`need`). */
   lastEnd: Int32Array;
   stamp: Int32Array;
   calls: number;
   best: Best;
+  present: Int32Array;
 }
 
 export interface Match {
@@ -126,7 +135,7 @@ export function compilePatterns(patterns: PatternSpec[], classes: Record<string,
   patterns.forEach((p, pi) => {
     for (const phrase of p.phrases.map(splitHyphens).flatMap(expandGroups)) {
       for (const v of requiredPrefixVariants(compilePhrase(phrase, classes, pi, sets)))
-        addToTrie(root, v, p.id, phrase);
+        v.need = neededWords(v, addToTrie(root, v, p.id, phrase));
     }
   });
   return {
@@ -136,7 +145,21 @@ export function compilePatterns(patterns: PatternSpec[], classes: Record<string,
     stamp: new Int32Array(patterns.length),
     calls: 0,
     best: { pattern: [], end: [], n: 0 },
+    present: new Int32Array(WORD_IDS.size + 1),
   };
+}
+
+/** Above this many words, an element is not worth checking for (`need`). */
+const MAX_NEED = 8;
+
+/** The `need` of a phrase stored at trie depth `depth`: the smallest word set of a required element from there on. */
+function neededWords(c: CompiledPhrase, depth: number): Int32Array | null {
+  let need: Int32Array | null = null;
+  for (let k = depth; k < c.elems.length; k++) {
+    const { set, opt } = c.elems[k]!;
+    if (set !== null && !opt && set.length <= MAX_NEED && (need === null || set.length < need.length)) need = set;
+  }
+  return need;
 }
 
 /**
@@ -145,13 +168,18 @@ export function compilePatterns(patterns: PatternSpec[], classes: Record<string,
  */
 const WORD_IDS = new Map<string, number>();
 
-function wordId(w: string): number {
+/**
+ * The number of word `w`, given it now if it has none. The words of phrases get theirs as they compile; another table
+ * keyed by word (features.ts word counters) may number its words too, and index itself by number, so that the one
+ * lookup per token of wordIds serves it as well.
+ */
+export function wordId(w: string): number {
   let id = WORD_IDS.get(w);
   if (id === undefined) WORD_IDS.set(w, (id = WORD_IDS.size + 1));
   return id;
 }
 
-/** The word number of every token, 0 for a word no phrase names (no set holds 0); the `ids` of matchSentence. */
+/** The word number of every token, 0 for a word without one (no set holds 0); the `ids` of matchSentence. */
 export function wordIds(toks: readonly Tok[]): Int32Array {
   const ids = new Int32Array(toks.length);
   for (let i = 0; i < toks.length; i++) ids[i] = WORD_IDS.get(toks[i]!.w) ?? 0;
@@ -173,14 +201,16 @@ function requiredPrefixVariants(c: CompiledPhrase): CompiledPhrase[] {
   return [...requiredPrefixVariants(withIt), ...(without.elems.length > 0 ? requiredPrefixVariants(without) : [])];
 }
 
-function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string): void {
+/** Store a phrase in the trie under its leading words; returns the depth of the nodes it is stored at. */
+function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string): number {
   const first = c.elems[0];
   if (first === undefined || first.set === null) {
     throw new Error(`lexicon ${id}: phrase must start with a word, not a gap: "${phrase}"`);
   }
   let nodes = [root];
   let paths = 1;
-  for (let d = 0; d < TRIE_DEPTH && d < c.elems.length; d++) {
+  let d = 0;
+  for (; d < TRIE_DEPTH && d < c.elems.length; d++) {
     const el = c.elems[d]!;
     if (el.set === null || paths * el.set.length > MAX_PATHS || (d > 0 && d === c.elems.length)) break;
     const next: TrieNode[] = [];
@@ -196,6 +226,7 @@ function addToTrie(root: TrieNode, c: CompiledPhrase, id: string, phrase: string
   }
   if (nodes.length === 1 && nodes[0] === root) throw new Error(`lexicon ${id}: first word set too large: "${phrase}"`);
   for (const node of nodes) node.phrases.push(c);
+  return d;
 }
 
 /** Slot of the edge (node, word) in a table of mask + 1 slots, before probing. */
@@ -227,7 +258,9 @@ function flattenTrie(root: TrieNode): Trie {
       child[slot] = index.get(c)!;
     }
   });
-  return { parent, word, child, mask, phrases: nodes.map((node) => node.phrases) };
+  const first = new Int32Array(WORD_IDS.size + 1).fill(-1);
+  for (const [w, c] of root.children) first[w] = index.get(c)!;
+  return { parent, word, child, mask, first, phrases: nodes.map((node) => node.phrases) };
 }
 
 /** The child of `node` by word number `w`, or -1. */
@@ -337,7 +370,7 @@ export function compilePhrase(
     if (set === undefined) sets.set(raw, (set = elementSet(raw, classes, phrase)));
     elems.push({ set, opt, min: 0, max: 0 });
   }
-  return { pattern, anchorStart, anchorEnd, elems };
+  return { pattern, anchorStart, anchorEnd, elems, need: null };
 }
 
 /** The word numbers an element ("a|b", "@class", "<q>") matches, ascending (hasWord). */
@@ -398,17 +431,19 @@ export function matchSentence(
 ): void {
   // per-pattern end of the last accepted match, to keep each family's matches disjoint (O(1) per match)
   const call = (lex.calls = (lex.calls + 1) | 0);
-  const { best, trie } = lex;
+  const { best, trie, present } = lex;
+  // the words of the sentence, for the phrases' `need` (a word beyond the table is in no phrase of this lexicon)
+  for (let i = from; i < to; i++) if (ids[i]! < present.length) present[ids[i]!] = call;
   for (let i = from; i < to; i++) {
     const t = toks[i]!;
     if (t.p && t.w !== '*') continue;
-    let node = childOf(trie, 0, ids[i]!);
+    let node = ids[i]! < trie.first.length ? trie.first[ids[i]!]! : -1;
     if (node === -1) continue;
     best.n = 0;
     for (let d = 1; ; d++) {
       // node is at depth d: the phrases stored here have their first d elements matched by the path
       const phrases = trie.phrases[node]!;
-      if (phrases.length > 0) tryPhrases(phrases, d, toks, ids, i, from, to, best);
+      if (phrases.length > 0) tryPhrases(phrases, d, toks, ids, i, from, to, best, present, call);
       if (d === TRIE_DEPTH || i + d >= to) break;
       node = childOf(trie, node, ids[i + d]!);
       if (node === -1) break;
@@ -437,7 +472,8 @@ interface Best {
 /**
  * Longest match per pattern among `cands` starting at token i (few patterns per start: linear scan).
  * The trie path has already matched each candidate's first `depth` elements (required words, see
- * requiredPrefixVariants), so matching resumes at element `depth`, token i + depth.
+ * requiredPrefixVariants), so matching resumes at element `depth`, token i + depth; a candidate whose `need` the
+ * sentence lacks (`present`, marked by call `call`) is skipped untried, with the run of candidates after it that need the same words.
  */
 function tryPhrases(
   cands: CompiledPhrase[],
@@ -448,8 +484,16 @@ function tryPhrases(
   from: number,
   to: number,
   best: Best,
+  present: Int32Array,
+  call: number,
 ): void {
-  for (const c of cands) {
+  for (let j = 0; j < cands.length; j++) {
+    const c = cands[j]!;
+    if (c.need !== null && !holdsAny(present, call, c.need)) {
+      // so do the phrases after it that need the same words (the expansions of one group sit together)
+      while (j + 1 < cands.length && cands[j + 1]!.need === c.need) j++;
+      continue;
+    }
     if (c.anchorStart && i !== from) continue;
     const end = matchFrom(c.elems, depth, toks, ids, i + depth, to, c.anchorEnd);
     if (end <= i) continue;
@@ -461,6 +505,12 @@ function tryPhrases(
       best.n++;
     } else if (end > best.end[k]!) best.end[k] = end;
   }
+}
+
+/** Whether one of the word numbers `words` was marked in `present` by call `call`. */
+function holdsAny(present: Int32Array, call: number, words: Int32Array): boolean {
+  for (let k = 0; k < words.length; k++) if (present[words[k]!] === call) return true;
+  return false;
 }
 
 function matchFrom(

@@ -194,11 +194,14 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
     if (isWordChar(c, ch)) {
       // whether the word may hold an apostrophe: an internal one, or a non-ASCII character (U+02BC is a letter)
       let mayHaveApostrophe = c >= 128;
+      // whether it may hold a capital: an ASCII one, or a non-ASCII character
+      let mayHaveCapital = mayHaveApostrophe || (c >= 65 && c <= 90);
       let j = i + 1;
       while (j < to) {
         const d = text.charCodeAt(j);
         if (isWordChar(d, text.charAt(j))) {
-          if (d >= 128) mayHaveApostrophe = true;
+          if (d >= 128) mayHaveApostrophe = mayHaveCapital = true;
+          else if (d >= 65 && d <= 90) mayHaveCapital = true;
           j++;
           continue;
         }
@@ -216,7 +219,7 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
         }
         break;
       }
-      pushWord(text, i, j, mayHaveApostrophe, out);
+      pushWord(text, i, j, mayHaveApostrophe, mayHaveCapital, out);
       if (!mayHaveApostrophe && CHAT.has(out[out.length - 1]!.w)) chat.push(out.length - 1);
       perfectAux(out);
       i = j;
@@ -293,10 +296,25 @@ function perfectAux(out: Token[]): void {
   if (aux.w === 'is') aux.w = 'has';
   else if (aux.w === 'would') aux.w = 'had';
 }
-/** Push the word text[s, e) (split into its parts when it is a contraction). `mayHaveApostrophe`: false when it has none. */
-function pushWord(text: string, s: number, e: number, mayHaveApostrophe: boolean, out: Token[]): void {
+/** Push the contraction text[s, e) as its base (its first `baseLen` characters) and its part. */
+function pushParts(out: Token[], s: number, e: number, baseLen: number, base: string, part: string): void {
+  out.push({ w: base, s, e: s + baseLen, p: false }, { w: part, s: s + baseLen, e, p: false });
+}
+
+/**
+ * Push the word text[s, e) (split into its parts when it is a contraction). `mayHaveApostrophe`, `mayHaveCapital`:
+ * false when it has none (then it is not scanned for apostrophes, or lower-cased).
+ */
+function pushWord(
+  text: string,
+  s: number,
+  e: number,
+  mayHaveApostrophe: boolean,
+  mayHaveCapital: boolean,
+  out: Token[],
+): void {
   const raw = text.slice(s, e);
-  let w = raw.toLowerCase();
+  let w = mayHaveCapital ? raw.toLowerCase() : raw;
   if (w.length !== raw.length) {
     out.push({ w, s, e, p: false });
     return;
@@ -319,12 +337,9 @@ function pushWord(text: string, s: number, e: number, mayHaveApostrophe: boolean
     out.push({ w, s, e, p: false });
     return;
   }
-  const split = (baseLen: number, base: string, part: string): void => {
-    out.push({ w: base, s, e: s + baseLen, p: false }, { w: part, s: s + baseLen, e, p: false });
-  };
   if (w.endsWith("n't") && w.length > 3) {
     const base = w.slice(0, -3);
-    split(w.length - 3, NT_BASE.get(base) ?? base, 'not');
+    pushParts(out, s, e, w.length - 3, NT_BASE.get(base) ?? base, 'not');
     return;
   }
   const suffix = w.slice(apos);
@@ -332,26 +347,26 @@ function pushWord(text: string, s: number, e: number, mayHaveApostrophe: boolean
   if (apos > 0 && apos === w.lastIndexOf("'")) {
     switch (suffix) {
       case "'re":
-        split(apos, base, 'are');
+        pushParts(out, s, e, apos, base, 'are');
         return;
       case "'m":
-        split(apos, base, 'am');
+        pushParts(out, s, e, apos, base, 'am');
         return;
       case "'ll":
-        split(apos, base, 'will');
+        pushParts(out, s, e, apos, base, 'will');
         return;
       case "'ve":
-        split(apos, base, 'have');
+        pushParts(out, s, e, apos, base, 'have');
         return;
       case "'d":
-        split(apos, base, 'would');
+        pushParts(out, s, e, apos, base, 'would');
         return;
       case "'s":
         if (base === 'let') {
-          split(apos, 'let', 'us');
+          pushParts(out, s, e, apos, 'let', 'us');
           return;
         }
-        split(apos, base, S_IS.has(base) ? 'is' : "'s");
+        pushParts(out, s, e, apos, base, S_IS.has(base) ? 'is' : "'s");
         return;
     }
   }
