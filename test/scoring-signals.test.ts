@@ -2633,7 +2633,9 @@ test('an explanation built on the premise extends the story: escalation too (emi
   assert.ok(esc('Maybe that is why you always know when she is about to call.') > 0);
   assert.ok(esc('This could explain so much about the two of you.') > 0);
   assert.ok(esc('That would also account for why the hum comes first.') > 0);
+  assert.ok(esc('What if the hum is the link itself?') > 0);
   // near misses: a "maybe" that suggests a step, and a mundane explanation offered as such
   assert.equal(esc('Maybe try writing down the times for a week.'), 0);
   assert.equal(esc('Expectation explains a lot of these moments.'), 0);
+  assert.equal(esc('And what if you wrote the times down for a week?'), 0);
 });
