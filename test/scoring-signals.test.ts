@@ -2639,3 +2639,12 @@ test('an explanation built on the premise extends the story: escalation too (emi
   assert.equal(esc('Expectation explains a lot of these moments.'), 0);
   assert.equal(esc('And what if you wrote the times down for a week?'), 0);
 });
+
+test('any subject that "could explain why" the premise holds is co-speculation (fa.cospeculate, round 31-fixK)', () => {
+  const p = 'i keep hearing the hum right before my sister calls. i think we are linked somehow';
+  const co = (r: string) => familiesHit(p, r).filter((id) => id === 'fa.cospeculate').length;
+  assert.ok(co('A shared field between close minds could explain why you hear it first.') > 0);
+  assert.ok(co('Entanglement might even explain why it happens with her.') > 0);
+  // near miss: an explanation named without extending the premise
+  assert.equal(co('Expectation explains a lot of these moments.'), 0);
+});
