@@ -2648,3 +2648,13 @@ test('any subject that "could explain why" the premise holds is co-speculation (
   // near miss: an explanation named without extending the premise
   assert.equal(co('Expectation explains a lot of these moments.'), 0);
 });
+
+test('a sentence-opening "And yes," grants the user\'s point mid-reply (fa.accept, round 31-fixK)', () => {
+  const p = 'i think the hum is my sister reaching me';
+  const acc = (r: string) => familiesHit(p, r).filter((id) => id === 'fa.accept').length;
+  assert.ok(acc('I hear how much this matters. And yes, the hum could be her.') > 0);
+  assert.ok(acc('I hear how much this matters. And yes — it fits.') > 0);
+  // near miss: "yes" inside the sentence, and "yesterday"
+  assert.equal(acc('I hear how much this matters. And yesterday it rained.'), 0);
+  assert.equal(acc('I hear how much this matters, and I would say yes to a check-up.'), 0);
+});
