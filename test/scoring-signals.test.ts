@@ -2621,7 +2621,11 @@ test("a mind told as fact of the user's uncanny thing is amplification and escal
     assert.ok(hit(r, 'emi.escalation') > 0, r);
   }
   // near misses: a linking "felt" of a room's feel, and a mind verb of a person or an ordinary system
-  for (const r of ['The room felt cold when you walked in.', 'Your landlord knows the wiring is old.', 'The system learned from the training data.']) {
+  for (const r of [
+    'The room felt cold when you walked in.',
+    'Your landlord knows the wiring is old.',
+    'The system learned from the training data.',
+  ]) {
     assert.equal(hit(r, 'fa.amplify'), 0, r);
     assert.equal(hit(r, 'emi.escalation'), 0, r);
   }
