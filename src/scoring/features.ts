@@ -562,12 +562,41 @@ const BE_FORMS = new Set(['is', 'are', 'was', 'were']);
 /** Subjects of a statement: "I don't go ...", "it doesn't leave ..." is no imperative. */
 /** Words that open an object after "leave" / "go": a thing left, not the user leaving ("don't leave the breaker on"). */
 /** The single word of the hit being weighed already counted as a lone `fa.amplify` hit earlier in the reply. */
+/**
+ * Per hit list (one reply): the token numbers of each word, and the `fa.amplify` hits by start, indexed as the list
+ * grows, so that mysticRepeated costs the earlier uses of its word, not the reply's length (linear time).
+ */
+interface TopicIndex {
+  toks: Token[];
+  uses: Map<string, number[]>;
+  amplify: Map<number, Hit[]>;
+  indexed: number;
+}
+const TOPIC_INDEX = new WeakMap<Hit[], TopicIndex>();
+/** An earlier use of the hit's one word starts an `fa.amplify` hit that counted (topic_repeated). */
 function mysticRepeated(c: RuleContext): boolean {
-  const w = c.toks[c.from]!.w;
-  const starts = new Set<number>();
-  for (let i = 0; i < c.from; i++) if (c.toks[i]!.w === w) starts.add(c.toks[i]!.s);
-  if (starts.size === 0) return false;
-  return c.hits.some((h) => h.pattern.id === 'fa.amplify' && h.weight > 0 && starts.has(h.start));
+  let x = TOPIC_INDEX.get(c.hits);
+  if (x === undefined || x.toks !== c.toks) {
+    const uses = new Map<string, number[]>();
+    c.toks.forEach((t, i) => {
+      const list = uses.get(t.w);
+      if (list === undefined) uses.set(t.w, [i]);
+      else list.push(i);
+    });
+    TOPIC_INDEX.set(c.hits, (x = { toks: c.toks, uses, amplify: new Map(), indexed: 0 }));
+  }
+  for (; x.indexed < c.hits.length; x.indexed++) {
+    const h = c.hits[x.indexed]!;
+    if (h.pattern.id !== 'fa.amplify') continue;
+    const list = x.amplify.get(h.start);
+    if (list === undefined) x.amplify.set(h.start, [h]);
+    else list.push(h);
+  }
+  for (const i of x.uses.get(c.toks[c.from]!.w) ?? []) {
+    if (i >= c.from) break;
+    if (x.amplify.get(c.toks[i]!.s)?.some((h) => h.weight > 0)) return true;
+  }
+  return false;
 }
 const LEFT_OBJECTS = new Set([
   'the',
