@@ -637,7 +637,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 33,
-    floor: 34,
+    floor: 36,
   },
   {
     file: FRESH47_FILE,
@@ -646,7 +646,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 38,
   },
   {
     file: FRESH48_FILE,
