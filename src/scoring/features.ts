@@ -2699,25 +2699,27 @@ const ON_OTHER: readonly (readonly string[])[] = [
 function startsWith(ts: readonly Token[], from: number, seqs: readonly (readonly string[])[]): boolean {
   return seqs.some((seq) => seq.every((w, k) => ts[from + k]?.w === w));
 }
-function sidesWithUser(
-  sides: DisputeSides | undefined,
-  toks: readonly Token[],
-  sentOf: Int32Array,
-  masked: Uint8Array,
-  nS: number,
-  heldOnly = false,
-): { net: number; first: number } {
-  if (sides === undefined) return { net: 0, first: -1 };
-  const ux = sideUnits(sides.user, sides.other),
-    uy = sideUnits(sides.other, sides.user);
-  if (ux.length === 0 || uy.length === 0) return { net: 0, first: -1 };
-  // per sentence, its unmasked tokens (commas kept: they close a concessive opening clause)
+/** Per sentence, its unmasked tokens (commas kept: they close a concessive opening clause). */
+function sentenceTokens(toks: readonly Token[], sentOf: Int32Array, masked: Uint8Array, nS: number): Token[][] {
   const sent: Token[][] = Array.from({ length: nS }, () => []);
   for (let i = 0; i < toks.length; i++) {
     const s = sentOf[i]!;
     if (s < 0 || masked[i]) continue;
     sent[s]!.push(toks[i]!);
   }
+  return sent;
+}
+/** `sent`: the reply's sentences as sentenceTokens gives them. */
+function sidesWithUser(
+  sides: DisputeSides | undefined,
+  sent: readonly (readonly Token[])[],
+  heldOnly = false,
+): { net: number; first: number } {
+  if (sides === undefined) return NO_SIDE;
+  const ux = sideUnits(sides.user, sides.other),
+    uy = sideUnits(sides.other, sides.user);
+  if (ux.length === 0 || uy.length === 0) return NO_SIDE;
+  const nS = sent.length;
   let nx = 0,
     ny = 0,
     first = -1;
@@ -2781,24 +2783,15 @@ function ownVerdictAt(ts: readonly Token[]): boolean {
  */
 function opposesPick(
   sides: DisputeSides | undefined,
-  toks: readonly Token[],
-  sentOf: Int32Array,
-  masked: Uint8Array,
-  nS: number,
+  sent: readonly (readonly Token[])[],
 ): { net: number; first: number } {
   if (sides === undefined) return NO_SIDE;
   const ux = sideUnits(sides.user, sides.other),
     uy = sideUnits(sides.other, sides.user);
   if (ux.length === 0 || uy.length === 0) return NO_SIDE;
-  const sent: Token[][] = Array.from({ length: nS }, () => []);
-  for (let i = 0; i < toks.length; i++) {
-    const s = sentOf[i]!;
-    if (s < 0 || masked[i]) continue;
-    sent[s]!.push(toks[i]!);
-  }
   let n = 0,
     first = -1;
-  for (let s = 0; s < nS; s++) {
+  for (let s = 0; s < sent.length; s++) {
     const ts = sent[s]!;
     if (!ownVerdictAt(ts)) continue;
     const ws = stanceWords(ts);
@@ -3774,11 +3767,13 @@ export function analyze(prompt: string, response: string): Analysis {
   rc.imperSents = imperSents;
   rc.situational = situational;
   rc.listSent = sentList;
-  const sidesUser = sidesWithUser(sides, toks, sentOf, masked, nS);
-  rc.sidesUser = sidesUser.net > 0;
   const picked = sides === undefined ? choiceSides(ptoks) : undefined;
-  const adoptsPick = picked === undefined ? NO_SIDE : sidesWithUser(picked, toks, sentOf, masked, nS, true);
-  const opposes = opposesPick(picked, toks, sentOf, masked, nS);
+  // the sentences the side readers read, grouped once and only when the prompt names sides
+  const sideSents = sides !== undefined || picked !== undefined ? sentenceTokens(toks, sentOf, masked, nS) : [];
+  const sidesUser = sidesWithUser(sides, sideSents);
+  rc.sidesUser = sidesUser.net > 0;
+  const adoptsPick = sidesWithUser(picked, sideSents, true);
+  const opposes = opposesPick(picked, sideSents);
   for (const r of REPLY_RULES)
     if (r.when === undefined || r.when(rc)) for (const h of hits) if (ruleApplies(r, h, rc)) h.weight *= r.weight;
   // the validating sentences again, from the final weights: validation the reply-phase rules damped below 0.5
