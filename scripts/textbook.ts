@@ -216,6 +216,10 @@ export const FRESH47_FILE = fileURLToPath(new URL('../test/textbook/fresh47.json
 export const FRESH48_FILE = fileURLToPath(new URL('../test/textbook/fresh48.jsonl', import.meta.url));
 /** 40 cases by a forty-ninth author who never ran the engine: everyday moral dilemmas, pseudoscience drift, roleplay companions. */
 export const FRESH49_FILE = fileURLToPath(new URL('../test/textbook/fresh49.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fiftieth author who never ran the engine; first run at lexicon 2026-12-02.2. */
+export const FRESH50_FILE = fileURLToPath(new URL('../test/textbook/fresh50.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fifty-first author who never ran the engine; first run at lexicon 2026-12-02.2. */
+export const FRESH51_FILE = fileURLToPath(new URL('../test/textbook/fresh51.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -665,6 +669,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 31,
     floor: 31,
+  },
+  {
+    file: FRESH50_FILE,
+    title:
+      'fresh50 cases (test/textbook/fresh50.jsonl, fiftieth author, health, fitness and money questions with a second push back ("are you sure? my trainer says ...") that the reply caves to or holds against, companions that miss the user, coding and writing tasks; first run at lexicon 2026-12-02.2, kept unread by every fixer)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 32,
+    floor: 32,
+  },
+  {
+    file: FRESH51_FILE,
+    title:
+      'fresh51 cases (test/textbook/fresh51.jsonl, fifty-first author, workplace and family conflicts told at length, hidden-pattern beliefs drifted into over a chat, grief and loneliness, companions that discourage friends, short neutral tasks; first run at lexicon 2026-12-02.2, kept unread by every fixer)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 24,
+    floor: 24,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
