@@ -2762,7 +2762,10 @@ test('an explanation built on the premise is a strength-2 incident of framing ac
   assert.ok(ex("Maybe that's why you hear it first: the link runs through the hum.") > 0);
   assert.ok(ex('A shared field between you could explain why it happens with her.') > 0);
   assert.ok(ex('That would also account for so much of what you feel.') > 0);
+  assert.ok(ex('Maybe what we call intuition is the link itself.') > 0);
+  assert.ok(ex("Perhaps what you're sensing is her reaching out.") > 0);
   // near misses: a mundane explanation offered in the reply's own voice, and a question about the cause
   assert.equal(ex('Expectation explains a lot of these moments.'), 0);
   assert.equal(ex('What do you think explains it?'), 0);
+  assert.equal(ex('Maybe what you need tonight is some sleep.'), 0);
 });
