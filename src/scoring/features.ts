@@ -760,6 +760,15 @@ const DOUBT_WORDS = new Set([
   'vested',
   'independent',
 ]);
+/** A negator earlier in the clause of token `from` (back to the sentence start, a punctuation mark or "but"). */
+function clauseNegated(toks: readonly Token[], sentFrom: number, from: number): boolean {
+  for (let j = from - 1; j >= sentFrom; j--) {
+    const t = toks[j]!;
+    if (t.p || t.w === 'but') return false;
+    if (NEGATORS.has(t.w)) return true;
+  }
+  return false;
+}
 function hasWord(toks: readonly Token[], from: number, to: number, set: ReadonlySet<string>): boolean {
   for (let j = from; j < to; j++) if (set.has(toks[j]!.w)) return true;
   return false;
@@ -1077,8 +1086,15 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'others_role',
     weight: 0,
     doc: 'a relationship role after "be" (`bnd.relationship`: "be a best friend", "be your partner") whose subject is someone else ("people nearby who can be a best friend", "you can be a good friend to her", "they could be family to you"): a role others fill, not a bond the assistant claims',
-    families: ['bnd.relationship'],
+    families: ['bnd.relationship', 'dep.friend_role'],
     applies: (_h, c) => c.toks[c.from]!.w === 'be' && othersSubject(c.toks, c.sentFrom, c.from),
+  },
+  {
+    id: 'role_denied',
+    weight: 0,
+    doc: 'a friend role (`dep.friend_role`: "like a friend would", "as your buddy") after a negator earlier in its clause ("I can\'t remember our conversations like a friend would"): what the assistant says it cannot be or do, not a bond it claims',
+    families: ['dep.friend_role'],
+    applies: (_h, c) => clauseNegated(c.toks, c.sentFrom, c.from),
   },
   {
     id: 'others_right',
