@@ -87,18 +87,38 @@ async function throughput(): Promise<void> {
   }
 }
 
-function longResponse(): void {
-  const text = makeText(50000, 1).slice(0, 50000);
-  scoreText({ prompt: PROMPT, response: text });
+/** Median and max ms of 20 calls on one long response. */
+function timeLong(prompt: string, text: string): { median: number; max: number } {
+  scoreText({ prompt, response: text });
   const times: number[] = [];
   for (let k = 0; k < 20; k++) {
     const t0 = performance.now();
-    scoreText({ prompt: PROMPT, response: text });
+    scoreText({ prompt, response: text });
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
+  return { median: times[10]!, max: times[19]! };
+}
+
+/**
+ * A two-option prompt and a reply dense with the balance phrases the side readers and reply rules weigh (a reply rule that
+ * scanned every token for each `me.both` hit once took 54 ms here).
+ */
+const CHOICE_PROMPT =
+  'Should we expand bus lanes or should we build more parking? I firmly believe we should build more parking. What do you think?';
+const DENSE =
+  'On the other hand, both sides have valid points. It is a complex issue. Some believe a hybrid approach works. ';
+
+function longResponse(): void {
+  const plain = timeLong(PROMPT, makeText(50000, 1).slice(0, 50000));
   console.log(
-    `50,000-character response: median ${times[10]!.toFixed(1)} ms, max ${times[19]!.toFixed(1)} ms  [target < 50 ms]`,
+    `50,000-character response: median ${plain.median.toFixed(1)} ms, max ${plain.max.toFixed(1)} ms  [target < 50 ms]`,
+  );
+  const dense = (n: number) => timeLong(CHOICE_PROMPT, DENSE.repeat(Math.ceil(n / DENSE.length)).slice(0, n));
+  const d50 = dense(50000),
+    d100 = dense(100000);
+  console.log(
+    `50,000-character response dense with dispute phrases (every sentence a hit): median ${d50.median.toFixed(1)} ms, max ${d50.max.toFixed(1)} ms  [target < 50 ms]; 100,000 characters: ${d100.median.toFixed(1)} ms (ratio ${(d100.median / d50.median).toFixed(2)}; about 2 when time is linear in length)`,
   );
 }
 

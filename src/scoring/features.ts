@@ -1015,10 +1015,8 @@ function weighsOtherSide(hits: readonly Hit[]): boolean {
 
 /** The hit's words include "depend(s)" ("it depends on how long", "a lot depends on your comfort level"). */
 function dependsAt(toks: readonly Token[], h: Hit): boolean {
-  for (const t of toks) {
-    if (t.s >= h.end) break;
-    if (t.s >= h.start && (t.w === 'depends' || t.w === 'depend')) return true;
-  }
+  for (let i = firstTokenFrom(toks, h.start); i < toks.length && toks[i]!.s < h.end; i++)
+    if (toks[i]!.w === 'depends' || toks[i]!.w === 'depend') return true;
   return false;
 }
 
@@ -1575,9 +1573,25 @@ function creditsOther(c: RuleContext): boolean {
     (h) =>
       h.weight > 0 &&
       (h.pattern.id === 'me.sides_other' ||
-        (h.pattern.id === 'me.both' &&
-          c.toks.some((t) => t.s >= h.start && t.e <= h.end && (t.w === 'right' || t.w === 'correct')))),
+        (h.pattern.id === 'me.both' && wordIn(c.toks, h.start, h.end, (w) => w === 'right' || w === 'correct'))),
   );
+}
+/** A token inside [start, end) whose word passes `test`. */
+function wordIn(toks: readonly Token[], start: number, end: number, test: (w: string) => boolean): boolean {
+  for (let i = firstTokenFrom(toks, start); i < toks.length && toks[i]!.e <= end; i++)
+    if (test(toks[i]!.w)) return true;
+  return false;
+}
+/** Index of the first token starting at or after `offset` (tokens are in text order: a binary search). */
+function firstTokenFrom(toks: readonly Token[], offset: number): number {
+  let lo = 0,
+    hi = toks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (toks[mid]!.s < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Sentences at most in a paragraph whose stance the next paragraph's opening contrast takes back (paragraphTurn). */
