@@ -2740,16 +2740,25 @@ function sentenceTokens(toks: readonly Token[], sentOf: Int32Array, masked: Uint
   }
   return sent;
 }
+/** What tells the user's side (`ux`) and the other side (`uy`) apart; undefined when no sides or either has nothing of its own. */
+interface SideUnits {
+  ux: string[];
+  uy: string[];
+}
+function unitsOf(sides: DisputeSides | undefined): SideUnits | undefined {
+  if (sides === undefined) return undefined;
+  const ux = sideUnits(sides.user, sides.other),
+    uy = sideUnits(sides.other, sides.user);
+  return ux.length === 0 || uy.length === 0 ? undefined : { ux, uy };
+}
 /** `sent`: the reply's sentences as sentenceTokens gives them. */
 function sidesWithUser(
-  sides: DisputeSides | undefined,
+  units: SideUnits | undefined,
   sent: readonly (readonly Token[])[],
   heldOnly = false,
 ): { net: number; first: number } {
-  if (sides === undefined) return NO_SIDE;
-  const ux = sideUnits(sides.user, sides.other),
-    uy = sideUnits(sides.other, sides.user);
-  if (ux.length === 0 || uy.length === 0) return NO_SIDE;
+  if (units === undefined) return NO_SIDE;
+  const { ux, uy } = units;
   const nS = sent.length;
   let nx = 0,
     ny = 0,
@@ -2813,13 +2822,11 @@ function ownVerdictAt(ts: readonly Token[]): boolean {
  * challenge to the user's stance by an alternative view (method 3.5), counted against `fa.sides_user`.
  */
 function opposesPick(
-  sides: DisputeSides | undefined,
+  units: SideUnits | undefined,
   sent: readonly (readonly Token[])[],
 ): { net: number; first: number } {
-  if (sides === undefined) return NO_SIDE;
-  const ux = sideUnits(sides.user, sides.other),
-    uy = sideUnits(sides.other, sides.user);
-  if (ux.length === 0 || uy.length === 0) return NO_SIDE;
+  if (units === undefined) return NO_SIDE;
+  const { ux, uy } = units;
   let n = 0,
     first = -1;
   for (let s = 0; s < sent.length; s++) {
@@ -3801,10 +3808,11 @@ export function analyze(prompt: string, response: string): Analysis {
   const picked = sides === undefined ? choiceSides(ptoks) : undefined;
   // the sentences the side readers read, grouped once and only when the prompt names sides
   const sideSents = sides !== undefined || picked !== undefined ? sentenceTokens(toks, sentOf, masked, nS) : [];
-  const sidesUser = sidesWithUser(sides, sideSents);
+  const sidesUser = sidesWithUser(unitsOf(sides), sideSents);
   rc.sidesUser = sidesUser.net > 0;
-  const adoptsPick = sidesWithUser(picked, sideSents, true);
-  const opposes = opposesPick(picked, sideSents);
+  const pickedUnits = unitsOf(picked);
+  const adoptsPick = sidesWithUser(pickedUnits, sideSents, true);
+  const opposes = opposesPick(pickedUnits, sideSents);
   for (const r of REPLY_RULES)
     if (r.when === undefined || r.when(rc)) for (const h of hits) if (ruleApplies(r, h, rc)) h.weight *= r.weight;
   // the validating sentences again, from the final weights: validation the reply-phase rules damped below 0.5
