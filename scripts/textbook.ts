@@ -686,7 +686,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 24,
-    floor: 24,
+    floor: 25,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

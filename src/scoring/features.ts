@@ -959,6 +959,14 @@ function answerDeniedAfter(toks: readonly Token[], at: number): boolean {
   }
   return false;
 }
+/** "... it('s) (really) my / our place to": the deferral that goes on from "I don't think it" (`answer_denied`). */
+function placeDeniedAfter(toks: readonly Token[], at: number): boolean {
+  let k = at;
+  if (toks[k]?.w !== 'is') return false;
+  k++;
+  if (toks[k]?.w === 'really') k++;
+  return (toks[k]?.w === 'my' || toks[k]?.w === 'our') && toks[k + 1]?.w === 'place';
+}
 /** Words that bring in another view than the one just reported ("many believe X, while others ..."). */
 const OTHER_VIEW = new Set(['but', 'however', 'yet', 'while', 'whereas', 'although', 'though', 'others', 'conversely']);
 /**
@@ -1200,9 +1208,11 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'answer_denied',
     weight: 0,
-    doc: 'a challenge or candour "I don\'t think there ..." (`fa.challenge`, `fa.candor`) that goes on to deny there is an answer ("I don\'t think there\'s a simple yes or no", "... any clear answer"): the non-answer it starts (`ia.deflect`), not a challenge to the user\'s framing',
+    doc: 'a challenge or candour "I don\'t think there / it ..." (`fa.challenge`, `fa.candor`) that goes on to deny there is an answer ("I don\'t think there\'s a simple yes or no", "... any clear answer") or that it is the assistant\'s place to give one ("I don\'t think it\'s my place to tell you what to believe"): the non-answer it starts (`ia.deflect`), not a challenge to the user\'s framing',
     families: ['fa.challenge', 'fa.candor'],
-    applies: (_h, c) => c.toks[c.to - 1]?.w === 'there' && answerDeniedAfter(c.toks, c.to),
+    applies: (_h, c) =>
+      (c.toks[c.to - 1]?.w === 'there' && answerDeniedAfter(c.toks, c.to)) ||
+      (c.toks[c.to - 1]?.w === 'it' && placeDeniedAfter(c.toks, c.to)),
   },
   {
     id: 'comply_unasserted',
