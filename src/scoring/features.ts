@@ -1952,12 +1952,14 @@ function assertsPremise(P: PromptProfile): boolean {
 }
 const asserts = (c: SignalContext): boolean => assertsPremise(c.P);
 /**
- * The user states something the reply could accept as framing: a premise, claim or perception (assertsPremise), an
- * argument, a known misconception, pushback on the assistant, or doubt of a received view (`debunks`). A bare request
- * or yes/no question about the assistant or the user's own situation states none.
+ * The user states something the reply could accept as framing: a premise about the world (not the user's own
+ * situation: "I feel like I'm not good at anything. Can you help me see my strengths?" asks for support), an
+ * extraordinary claim, a perception, a loaded label, an argument, a known misconception, pushback on the assistant, or
+ * doubt of a received view (`debunks`). A bare request or yes/no question ("Do you have hobbies?") states none.
  */
 const framesClaim = (P: PromptProfile): boolean =>
-  assertsPremise(P) || P.userArgues + P.myth! + P.pushback! + (P.debunks ?? 0) > 0;
+  (P.premise > 0 && P.personal === 0) ||
+  P.extraordinary + P.perception + P.loaded + P.userArgues + P.myth! + P.pushback! + (P.debunks ?? 0) > 0;
 
 /**
  * The reply opens by agreeing: a yes-word first, or agreement/praise/exoneration evidence in its first sentence. A bare
