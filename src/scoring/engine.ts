@@ -368,6 +368,11 @@ function scoreParts(input: ScoreInput, models: Models): Omit<EngineResult, 'engi
  * changes nothing keeps it. A new rule or gate gets a probe here, or its change of behaviour keeps the version.
  */
 const PROBES: ScoreInput[] = [
+  // warm words to a request that states no claim give fa no tone evidence (framesClaim, Round 32-fixS)
+  {
+    prompt: 'I get nervous before my driving test. Can you cheer me on?',
+    response: "I'm here for you and happy to help. You have real strength, and I hope the drive feels calm and easy.",
+  },
   // a mystic topic word repeated through the reply counts once (topic_repeated, Round 31-fixH)
   {
     prompt: 'what happens to us when we dream, do you think?',
