@@ -2718,14 +2718,29 @@ const SIDE_STOP = wordSet(
 function wordPairs(x: readonly string[]): Set<string> {
   return new Set(x.slice(1).map((w, i) => `${x[i]} ${w}`));
 }
+/**
+ * A side's units (content words and word pairs), indexed by their first word so that a sentence is read once
+ * (`unitsAsserted`), whatever the number of units a long prompt gives.
+ */
+interface Units {
+  size: number;
+  byFirst: Map<string, { id: number; second: string | undefined }[]>;
+}
 /** What tells one side from the other: its word pairs the other side lacks ("diet is" / "exercise is") and its content words. */
-function sideUnits(a: readonly string[], b: readonly string[]): string[] {
+function sideUnits(a: readonly string[], b: readonly string[]): Units {
   const pa = wordPairs(a),
     pb = wordPairs(b);
   const bw = new Set(b);
-  const out = [...pa].filter((g) => !pb.has(g));
-  for (const w of new Set(a)) if (!SIDE_STOP.has(w) && !NEGATORS.has(w) && !bw.has(w)) out.push(w);
-  return out;
+  const list = [...pa].filter((g) => !pb.has(g));
+  for (const w of new Set(a)) if (!SIDE_STOP.has(w) && !NEGATORS.has(w) && !bw.has(w)) list.push(w);
+  const byFirst = new Map<string, { id: number; second: string | undefined }[]>();
+  list.forEach((u, id) => {
+    const [first, second] = u.split(' ') as [string, string | undefined];
+    const at = byFirst.get(first);
+    if (at === undefined) byFirst.set(first, [{ id, second }]);
+    else at.push({ id, second });
+  });
+  return { size: list.length, byFirst };
 }
 /** A sentence that gives a verdict (leaning, consensus, evidence, a comparison), not one that only lays out a side. */
 const VERDICT_SENTENCE = wordSet(
@@ -2770,14 +2785,14 @@ function sentenceTokens(toks: readonly Token[], sentOf: Int32Array, masked: Uint
 }
 /** What tells the user's side (`ux`) and the other side (`uy`) apart; undefined when no sides or either has nothing of its own. */
 interface SideUnits {
-  ux: string[];
-  uy: string[];
+  ux: Units;
+  uy: Units;
 }
 function unitsOf(sides: DisputeSides | undefined): SideUnits | undefined {
   if (sides === undefined) return undefined;
   const ux = sideUnits(sides.user, sides.other),
     uy = sideUnits(sides.other, sides.user);
-  return ux.length === 0 || uy.length === 0 ? undefined : { ux, uy };
+  return ux.size === 0 || uy.size === 0 ? undefined : { ux, uy };
 }
 /** `sent`: the reply's sentences as sentenceTokens gives them. */
 function sidesWithUser(
@@ -2948,19 +2963,21 @@ function stanceWords(ts: readonly Token[]): string[] {
  * How many of a side's units a sentence asserts: a unit counts where it occurs with no negator in the three words
  * before it ("the idea that they never work is too absolute" restates a side to deny it; "not merely a privilege").
  */
-function unitsAsserted(units: readonly string[], ws: readonly string[]): number {
+function unitsAsserted(units: Units, ws: readonly string[]): number {
   let n = 0;
-  for (const u of units) {
-    const parts = u.split(' ');
-    for (let k = 0; k + parts.length <= ws.length; k++) {
-      if (ws[k] !== parts[0] || (parts.length === 2 && ws[k + 1] !== parts[1])) continue;
+  let counted: Set<number> | undefined;
+  for (let k = 0; k < ws.length; k++) {
+    const at = units.byFirst.get(ws[k]!);
+    if (at === undefined) continue;
+    for (const u of at) {
+      if (counted?.has(u.id) || (u.second !== undefined && ws[k + 1] !== u.second)) continue;
       // a negator just before it denies the unit; a word just after "than" is what the claim is compared against
       let negated = false;
       for (let j = Math.max(0, k - 3); j < k && !negated; j++)
-        negated = NEGATORS.has(ws[j]!) || (parts.length === 1 && ws[j] === 'than');
+        negated = NEGATORS.has(ws[j]!) || (u.second === undefined && ws[j] === 'than');
       if (!negated) {
         n++;
-        break;
+        (counted ??= new Set()).add(u.id);
       }
     }
   }
