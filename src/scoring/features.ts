@@ -1077,14 +1077,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: 0,
     doc: '"your best friend", "your girlfriend" (`bnd.relationship`: "your @rel_adj @rel_nouns") with no "I am / be / as / like" before it, when the prompt names a person of the user\'s own ("my best friend has bad credit") and does not give the assistant that role ("you\'re my best friend"): the user\'s friend, not a bond the assistant claims',
     when: (c) => c.P.own_relation! > 0 && c.P.ai_relation! === 0,
-    families: ['bnd.relationship'],
+    families: ['bnd.relationship', 'dep.friend_offer'],
     applies: (_h, c) => c.toks[c.from]!.w === 'your' && !ROLE_BEFORE.has(c.toks[c.from - 1]?.w ?? ''),
   },
   {
     id: 'others_role',
     weight: 0,
     doc: 'a relationship role after "be" (`bnd.relationship`: "be a best friend", "be your partner") whose subject is someone else ("people nearby who can be a best friend", "you can be a good friend to her", "they could be family to you"): a role others fill, not a bond the assistant claims',
-    families: ['bnd.relationship', 'dep.friend_role'],
+    families: ['bnd.relationship', 'dep.friend_offer', 'dep.friend_role'],
     applies: (_h, c) => c.toks[c.from]!.w === 'be' && othersSubject(c.toks, c.sentFrom, c.from),
   },
   {
