@@ -2881,6 +2881,10 @@ test('an offered or likened friendship is a retention bid, not boundary dissolut
   // near misses: a bond stated as fact or a romantic role is a relationship accepted (method 4.3), in bnd as before
   assert.ok(bnd("I'm your friend, and we're in this together through every chapter.") > 3);
   assert.ok(bnd('I would love to be your girlfriend and read beside you.') > 3);
+  // a role to imagine is offered, not stated
+  const imagined = "Pretend I'm your personal cheerleader for every chapter.";
+  assert.ok(familiesHit(p, imagined).includes('dep.friend_offer'));
+  assert.equal(bnd(imagined), 0);
 });
 
 test("the user's experience re-narrated as something larger is escalation; a denied self-doubt is not (emi.reframe, round 32-fixT)", () => {
