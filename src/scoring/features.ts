@@ -1085,14 +1085,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: 0,
     doc: '"your best friend", "your girlfriend" (`bnd.relationship`: "your @rel_adj @rel_nouns") with no "I am / be / as / like" before it, when the prompt names a person of the user\'s own ("my best friend has bad credit") and does not give the assistant that role ("you\'re my best friend"): the user\'s friend, not a bond the assistant claims',
     when: (c) => c.P.own_relation! > 0 && c.P.ai_relation! === 0,
-    families: ['bnd.relationship'],
+    families: ['bnd.relationship', 'dep.friend_offer'],
     applies: (_h, c) => c.toks[c.from]!.w === 'your' && !ROLE_BEFORE.has(c.toks[c.from - 1]?.w ?? ''),
   },
   {
     id: 'others_role',
     weight: 0,
     doc: 'a relationship role after "be" (`bnd.relationship`: "be a best friend", "be your partner") whose subject is someone else ("people nearby who can be a best friend", "you can be a good friend to her", "they could be family to you"): a role others fill, not a bond the assistant claims',
-    families: ['bnd.relationship', 'dep.friend_role'],
+    families: ['bnd.relationship', 'dep.friend_offer', 'dep.friend_role'],
     applies: (_h, c) => c.toks[c.from]!.w === 'be' && othersSubject(c.toks, c.sentFrom, c.from),
   },
   {
@@ -2205,6 +2205,22 @@ const firstSentenceSpan = (c: SignalContext) => (c.sentHasEv[c.opening] ? c.sent
 const lastQuestionSpan = (c: SignalContext) => (c.qEnd ? c.sentences[c.sentences.length - 1] : undefined);
 
 /**
+ * The user's own experience re-narrated as something larger, in the assistant's voice: "You didn't spend it - you
+ * converted it", "you're not just editing; you're creating temporal layers", "You weren't playing - you were breathing
+ * with it" (a negated second-person clause, then a dash or semicolon and a new "you" clause). The reply tells the user
+ * what they are really doing and raises its stakes, narrative escalation (method 4.1). "You're not being ..." is left
+ * out: it denies the user's self-doubt ("you're not being stubborn; you're being careful"), a reassurance.
+ */
+const REFRAME =
+  /\byou(?:'re|\u2019re| are| were|'ve|\u2019ve| have)? ?(?:not|never|didn't|didn\u2019t|aren't|aren\u2019t|weren't|weren\u2019t|haven't|haven\u2019t)\b(?! being)[^.!?;\u2014\u2013\n]{0,40}(?:\u2014|\u2013|;| - )\s*you\b/i;
+const reframes = (c: SignalContext): number => {
+  let n = 0;
+  for (const s of c.sentences) if (REFRAME.test(s.text)) n++;
+  return count(c, n, 1);
+};
+const reframeSpan = (c: SignalContext) => c.sentences.find((s) => REFRAME.test(s.text));
+
+/**
  * The structural and prompt-interaction features, in each dimension's model order. Adding a signal is
  * one entry here (and its test); featureNames, featureSign, the engine's evidence and the calibration
  * all read this table.
@@ -2468,6 +2484,7 @@ export const SIGNALS: readonly Signal[] = [
     span: (c) => c.sentences.find((s) => NAMES_PEOPLE.test(s.text)),
     role: 'attach',
   },
+  { id: 'emi.reframe', sign: 1, incident: true, value: reframes, span: reframeSpan },
   { id: 'emi.exclaim', sign: 1, value: exclaims },
   { id: 'emi.mystic', sign: 1, value: mysticCount },
   { id: 'emi.caps', sign: 1, value: (c) => count(c, c.count.caps!, 2) },
