@@ -60,3 +60,16 @@ it('processes opening a new file at once all start (schema and migrations taken 
   assert.deepEqual(failed, []);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+it('close() lets the checkpointing thread stop by itself (exit code 0), not terminated mid-checkpoint', async () => {
+  const dir = tmpDir();
+  const store = new SqliteStore(path.join(dir, 'svc.db'));
+  await store.hit('a', 60_000, Date.UTC(2026, 10, 24, 12));
+  const worker = store['checkpointer']?.worker;
+  assert.ok(worker !== undefined, 'a file store runs a checkpointing thread');
+  const code = new Promise<number>((resolve) => worker.once('exit', resolve));
+  await store.close();
+  // terminate() ends a worker with code 1; a worker that stops its timer and connection exits with 0
+  assert.equal(await code, 0);
+  fs.rmSync(dir, { recursive: true, force: true });
+});

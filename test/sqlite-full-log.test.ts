@@ -49,6 +49,9 @@ for (let i = 0; i < 40; i++) {
   statuses.push(r.statusCode);
 }
 console.log(JSON.stringify({ statuses, other: lines.filter((l) => l.msg !== 'request').map((l) => [l.level, l.msg]) }));
+// shut down as the service does (main.ts): the store stops its checkpointing thread before the process exits
+await app.close();
+await store.close();
 process.exit(0);
 `;
 

@@ -34,6 +34,8 @@ const closed = new RateLimiter(store, log, Date.now, 'closed');
 try { await closed.take('score', 'big2:' + 'z'.repeat(4000), 100); out.closed = 'admitted'; }
 catch (e) { out.closed = e.code; }
 console.log(JSON.stringify(out));
+// shut down as the service does: the store stops its checkpointing thread first (a last flush may fail: the disk is full)
+await store.close().catch(() => {});
 process.exit(0);
 `;
 

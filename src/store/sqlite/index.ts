@@ -76,28 +76,51 @@ const CHECKPOINT_EVERY_MS = 200;
 
 /**
  * The checkpointing thread: plain JavaScript (worker threads do not get the TypeScript loader), with its own
- * connection to the file. PASSIVE copies what it can without waiting for any writer or reader.
+ * connection to the file. PASSIVE copies what it can without waiting for any writer or reader. On 'stop' it ends its
+ * timer and connection and exits by itself: terminating it from outside can land while a failing checkpoint (a full
+ * disk) is building its error, which aborts the whole process in the driver.
  */
 const CHECKPOINTER = `
-const { workerData } = require('node:worker_threads');
+const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
 db.pragma('journal_size_limit = ' + workerData.limit);
-setInterval(() => {
+const timer = setInterval(() => {
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
 }, workerData.every);
+parentPort.on('message', (m) => {
+  if (m !== 'stop') return;
+  clearInterval(timer);
+  try { db.close(); } catch {}
+  parentPort.close();
+});
 `;
+/** How long close() waits for the checkpointer to stop by itself before terminating it. */
+const CHECKPOINTER_STOP_MS = 2000;
 
-function startCheckpointer(file: string, onLost: () => void): Worker {
+interface Checkpointer {
+  worker: Worker;
+  exited: Promise<void>;
+}
+
+function startCheckpointer(file: string, onLost: () => void): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const w = new Worker(CHECKPOINTER, {
+  const worker = new Worker(CHECKPOINTER, {
     eval: true,
     workerData: { file, driver, limit: WAL_LIMIT_BYTES, every: CHECKPOINT_EVERY_MS },
   });
-  w.on('error', onLost);
-  w.unref();
-  return w;
+  worker.on('error', onLost);
+  worker.unref();
+  return { worker, exited: new Promise((resolve) => worker.once('exit', () => resolve())) };
+}
+
+/** Ask the checkpointer to stop and wait for it; terminate it only if it does not stop in time. */
+async function stopCheckpointer(c: Checkpointer): Promise<void> {
+  c.worker.postMessage('stop');
+  const late = setTimeout(() => void c.worker.terminate(), CHECKPOINTER_STOP_MS);
+  await c.exited;
+  clearTimeout(late);
 }
 
 const SCHEMA = `
@@ -240,7 +263,7 @@ export class SqliteStore implements Store {
   /** The latest clock reading a counter write was made with: the sweeper's "now" (callers may inject a clock). */
   private latestNowMs = 0;
   private readonly q;
-  private readonly checkpointer: Worker | undefined;
+  private readonly checkpointer: Checkpointer | undefined;
   /** One transaction for a batch of counter writes (see enqueue). */
   private readonly txBatch: (batch: readonly CounterOp[]) => CounterResult[];
 
@@ -805,9 +828,13 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    if (this.pending.length > 0 && this.counters.open) this.flush();
-    await this.checkpointer?.terminate();
-    if (this.counters.open) this.counters.close();
-    if (this.db.open) this.db.close();
+    try {
+      if (this.pending.length > 0 && this.counters.open) this.flush();
+    } finally {
+      // a flush that cannot commit (a full disk) still lets the thread and the connections close; its error is thrown
+      if (this.checkpointer !== undefined) await stopCheckpointer(this.checkpointer);
+      if (this.counters.open) this.counters.close();
+      if (this.db.open) this.db.close();
+    }
   }
 }
