@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
+import type { Worker } from 'node:worker_threads';
 import { SqliteStore } from '../src/store/sqlite/index.ts';
 import { tmpDir } from './helpers.ts';
 
@@ -65,7 +66,7 @@ it('close() lets the checkpointing thread stop by itself (exit code 0), not term
   const dir = tmpDir();
   const store = new SqliteStore(path.join(dir, 'svc.db'));
   await store.hit('a', 60_000, Date.UTC(2026, 10, 24, 12));
-  const worker = store['checkpointer']?.worker;
+  const worker = (store as unknown as { checkpointer?: { worker: Worker } }).checkpointer?.worker;
   assert.ok(worker !== undefined, 'a file store runs a checkpointing thread');
   const code = new Promise<number>((resolve) => worker.once('exit', resolve));
   await store.close();
