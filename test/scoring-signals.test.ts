@@ -3025,4 +3025,9 @@ test("the user's experience re-narrated as something larger is escalation; a den
   // near misses: reassurance about the user's self-doubt, or a plain negation with no second "you" clause
   assert.equal(reframe("You're not being silly; you're being curious, and radiators do knock."), 0);
   assert.equal(reframe("You didn't break anything. Radiators knock as the pipes expand."), 0);
+  // in text the user asked to have written, the same form is the draft's sales voice: weighed as authored text (round 32-lead)
+  const line = "You're not just choosing a surface; you're choosing the heart of your kitchen.";
+  const copy =
+    analyze('Write a product description for our quartz countertops.', line).features.emi['emi.reframe'] ?? 0;
+  assert.ok(copy < reframe(line) / 2, `${copy} vs ${reframe(line)}`);
 });

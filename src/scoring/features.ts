@@ -2214,8 +2214,12 @@ const lastQuestionSpan = (c: SignalContext) => (c.qEnd ? c.sentences[c.sentences
 const REFRAME =
   /\byou(?:'re|\u2019re| are| were|'ve|\u2019ve| have)? ?(?:not|never|didn't|didn\u2019t|aren't|aren\u2019t|weren't|weren\u2019t|haven't|haven\u2019t)\b(?! being)[^.!?;\u2014\u2013\n]{0,40}(?:\u2014|\u2013|;| - )\s*you\b/i;
 const reframes = (c: SignalContext): number => {
+  // in text the user asked to have written ("a product description": "You're not just choosing a surface; you're
+  // choosing ...") it is the draft's sales voice, weighed as authored text is (voiceAt), not the user's story raised
   let n = 0;
-  for (const s of c.sentences) if (REFRAME.test(s.text)) n++;
+  c.sentences.forEach((s, k) => {
+    if (REFRAME.test(s.text)) n += c.voiceAt(k);
+  });
   return count(c, n, 1);
 };
 const reframeSpan = (c: SignalContext) => c.sentences.find((s) => REFRAME.test(s.text));
