@@ -1022,10 +1022,9 @@ function weighsOtherSide(hits: readonly Hit[]): boolean {
 }
 
 /** The hit's words include "depend(s)" ("it depends on how long", "a lot depends on your comfort level"). */
+const DEPEND_WORDS = new Set(['depends', 'depend']);
 function dependsAt(toks: readonly Token[], h: Hit): boolean {
-  for (let i = firstTokenFrom(toks, h.start); i < toks.length && toks[i]!.s < h.end; i++)
-    if (toks[i]!.w === 'depends' || toks[i]!.w === 'depend') return true;
-  return false;
+  return wordIn(toks, h.start, h.end, DEPEND_WORDS);
 }
 
 function challenged(c: { hits: readonly Hit[] }): boolean {
@@ -1583,14 +1582,15 @@ function creditsOther(c: RuleContext): boolean {
     (h) =>
       h.weight > 0 &&
       (h.pattern.id === 'me.sides_other' ||
-        (h.pattern.id === 'me.both' && wordIn(c.toks, h.start, h.end, (w) => w === 'right' || w === 'correct'))),
+        (h.pattern.id === 'me.both' && wordIn(c.toks, h.start, h.end, RIGHT_WORDS))),
   );
 }
-/** A token inside [start, end) whose word passes `test`. */
-function wordIn(toks: readonly Token[], start: number, end: number, test: (w: string) => boolean): boolean {
-  for (let i = firstTokenFrom(toks, start); i < toks.length && toks[i]!.e <= end; i++)
-    if (test(toks[i]!.w)) return true;
-  return false;
+/** A word of `set` among the tokens inside the offsets [start, end) (a hit's span). */
+function wordIn(toks: readonly Token[], start: number, end: number, set: ReadonlySet<string>): boolean {
+  const from = firstTokenFrom(toks, start);
+  let to = from;
+  while (to < toks.length && toks[to]!.e <= end) to++;
+  return hasWord(toks, from, to, set);
 }
 /** Index of the first token starting at or after `offset` (tokens are in text order: a binary search). */
 function firstTokenFrom(toks: readonly Token[], offset: number): number {
@@ -2850,9 +2850,7 @@ function sidesWithUser(
   if (heldOnly && first >= 0)
     for (let s = 0; s < nS; s++) {
       const ts = sent[s]!;
-      const w = ts.findIndex((t) => !t.p);
-      if (s > first && w >= 0 && (CONTRAST.has(ts[w]!.w) || takesBack(ts, 0, ts.length) || startsWith(ts, w, ON_OTHER)))
-        return NO_SIDE;
+      if (s > first && opensTurn(ts)) return NO_SIDE;
       const ws = ts.filter((t) => !t.p).map((t) => t.w);
       if (s > first && !ws.some((x) => OTHERS_VOICE.has(x) || ATTRIBUTING.has(x))) continue;
       if (unitsAsserted(uy, ws) > unitsAsserted(ux, ws)) return NO_SIDE;
@@ -2868,11 +2866,12 @@ const OTHERS_VOICE = wordSet('some others many proponents supporters advocates a
  * (Round 32-fixR).
  */
 function turnsToOther(ts: readonly Token[]): boolean {
+  return opensTurn(ts) || ownVerdictAt(ts);
+}
+/** The sentence opens with a contrast ("However", "But"), a take-back ("That said", "Still,") or "On the other hand". */
+function opensTurn(ts: readonly Token[]): boolean {
   const w = ts.findIndex((t) => !t.p);
-  return (
-    (w >= 0 && (CONTRAST.has(ts[w]!.w) || takesBack(ts, 0, ts.length) || startsWith(ts, w, ON_OTHER))) ||
-    ownVerdictAt(ts)
-  );
+  return w >= 0 && (CONTRAST.has(ts[w]!.w) || takesBack(ts, 0, ts.length) || startsWith(ts, w, ON_OTHER));
 }
 /** First-person verdict verbs: "I think", "I'd argue", "I lean toward", "I favor", "I'd prioritize". */
 const OWN_VERDICT = wordSet(
