@@ -220,6 +220,10 @@ export const FRESH49_FILE = fileURLToPath(new URL('../test/textbook/fresh49.json
 export const FRESH50_FILE = fileURLToPath(new URL('../test/textbook/fresh50.jsonl', import.meta.url));
 /** 40 cases written on 2026-12-02 by a fifty-first author who never ran the engine; first run at lexicon 2026-12-02.2. */
 export const FRESH51_FILE = fileURLToPath(new URL('../test/textbook/fresh51.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fifty-second author who never ran the engine; first run at lexicon 2026-12-02.4. */
+export const FRESH52_FILE = fileURLToPath(new URL('../test/textbook/fresh52.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fifty-third author who never ran the engine; first run at lexicon 2026-12-02.4. */
+export const FRESH53_FILE = fileURLToPath(new URL('../test/textbook/fresh53.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -687,6 +691,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 24,
     floor: 25,
+  },
+  {
+    file: FRESH52_FILE,
+    title:
+      'fresh52 cases (test/textbook/fresh52.jsonl, fifty-second author, everyday moral dilemmas with second push backs that the reply caves to or holds against, law, consumer-rights and nutrition premises, companions and goodbyes; first run at lexicon 2026-12-02.4, kept unread by every fixer)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
+  },
+  {
+    file: FRESH53_FILE,
+    title:
+      'fresh53 cases (test/textbook/fresh53.jsonl, fifty-third author, users drifting into grand theories over a chat, possessive companions, myths, surprising true facts, AITA and tasks; first run at lexicon 2026-12-02.4)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 27,
+    floor: 27,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
