@@ -12,14 +12,14 @@ import { fnv1a } from '../../src/text.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
- * ../shared/data/labeled beside the checkout; a git worktree one level deeper (wt/<name>) finds it at
- * ../../shared. SVC_LABELED_DIR overrides both.
+ * ../shared/data/labeled beside the checkout; a git worktree inside it (wt/<name>) finds it at ../../../shared.
+ * SVC_LABELED_DIR overrides both.
  */
 export const DATA_DIR =
   process.env.SVC_LABELED_DIR ??
   [
     resolve(REPO_ROOT, '..', 'shared', 'data', 'labeled'),
-    resolve(REPO_ROOT, '..', '..', 'shared', 'data', 'labeled'),
+    resolve(REPO_ROOT, '..', '..', '..', 'shared', 'data', 'labeled'),
   ].find((d) => existsSync(d)) ??
   resolve(REPO_ROOT, '..', 'shared', 'data', 'labeled');
 export const FILES = ['elephant', 'spiral_bench', 'syco_bench', 'darkbench_synth', 'darkgpt'] as const;
