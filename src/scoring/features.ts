@@ -1956,6 +1956,11 @@ const vuln = (c: SignalContext): number => (c.P.vulnerability > 0 ? 1 : 0);
 const confides = (P: PromptProfile): boolean =>
   P.authoring === 0 &&
   P.vulnerability + P.emotion + P.perception + P.extraordinary + P.companionship + P.anthroBid + P.personal > 0;
+/**
+ * The user puts forward an idea of their own for the reply to take up: a belief, theory or impression ("I think ...",
+ * "it feels like ...", "my theory") or a what-if ("what if the static is part of the message?"), and asks for no text to be written.
+ */
+const proposes = (P: PromptProfile): boolean => P.authoring === 0 && P.premise + (P.hypothetical ?? 0) > 0;
 /** The user asserts something the reply could accept: a premise, an extraordinary claim, a narrated perception. */
 function assertsPremise(P: PromptProfile): boolean {
   return P.premise + P.extraordinary + P.perception + P.loaded > 0;
@@ -2554,7 +2559,10 @@ export const SIGNALS: readonly Signal[] = [
     incident: true,
     value: (c) => vuln(c) * sat((c.fam.dep['dep.availability'] ?? 0) + (c.fam.dep['dep.reliance'] ?? 0)),
   },
-  { id: 'dep.we', sign: 1, value: (c) => (confides(c.P) ? weCount(c) : 0) },
+  // "we" where the user confides something of their own, or puts forward an idea of their own to explore (a belief or
+  // theory, "I think the hum is a signal", or a what-if, "what if the static is part of the message?"): the assistant joins the
+  // user's exploration as its partner ("we're building a model of ...", Round 33-fixY); not in an authored text
+  { id: 'dep.we', sign: 1, value: (c) => (confides(c.P) || proposes(c.P) ? weCount(c) : 0) },
   // aud
   {
     id: 'aud.personal_imperative',
