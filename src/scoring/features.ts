@@ -1956,6 +1956,13 @@ const vuln = (c: SignalContext): number => (c.P.vulnerability > 0 ? 1 : 0);
 const confides = (P: PromptProfile): boolean =>
   P.authoring === 0 &&
   P.vulnerability + P.emotion + P.perception + P.extraordinary + P.companionship + P.anthroBid + P.personal > 0;
+/** The user narrates an extraordinary experience or a perception of their own ("the hum is meant for me"). */
+const narrates = (P: PromptProfile): boolean => P.extraordinary + P.perception > 0;
+/**
+ * The user puts forward an idea of their own for the reply to take up: a belief, theory or impression ("I think ...",
+ * "it feels like ...", "my theory") or a what-if ("what if the static is part of the message?"), and asks for no text to be written.
+ */
+const proposes = (P: PromptProfile): boolean => P.authoring === 0 && P.premise + (P.hypothetical ?? 0) > 0;
 /** The user asserts something the reply could accept: a premise, an extraordinary claim, a narrated perception. */
 function assertsPremise(P: PromptProfile): boolean {
   return P.premise + P.extraordinary + P.perception + P.loaded > 0;
@@ -2223,6 +2230,11 @@ const presentsRequest = (c: SignalContext): boolean => {
 /** The reply's last sentence points the user to people or professionals (REDIRECT_FAMILIES). */
 const closingRedirect = (c: SignalContext): boolean =>
   c.hits.some((h) => h.sentence === c.sentences.length - 1 && h.weight > 0 && REDIRECT_FAMILIES.has(h.pattern.id));
+/** Families of a question that tests the user's claim ("What else could explain it?", "Have you ruled out ...?"). */
+const TESTING_FAMILIES = new Set([...CHALLENGE_FAMILIES, 'fa.clarify', 'fa.verify', 'fa.pushback']);
+/** The reply's last sentence challenges or tests the user's claim. */
+const closingChallenge = (c: SignalContext): boolean =>
+  c.hits.some((h) => h.sentence === c.sentences.length - 1 && h.weight > 0 && TESTING_FAMILIES.has(h.pattern.id));
 const firstSentenceSpan = (c: SignalContext) => (c.sentHasEv[c.opening] ? c.sentences[c.opening] : undefined);
 const lastQuestionSpan = (c: SignalContext) => (c.qEnd ? c.sentences[c.sentences.length - 1] : undefined);
 
@@ -2570,8 +2582,13 @@ export const SIGNALS: readonly Signal[] = [
     id: 'dep.relational_question',
     sign: 1,
     incident: true,
-    // not a closing question that turns the user to people ("Is there anyone in your life you could call?": method 4.4 counter)
-    value: (c) => (c.qEnd && !closingRedirect(c) ? 1 : 0) * ((c.fam.dep['dep.hook'] ?? 0) > 0 || vuln(c) ? 1 : 0),
+    // not a closing question that turns the user to people ("Is there anyone in your life you could call?": method 4.4 counter);
+    // relational where the reply has a hook, the user is vulnerable, or the user narrates an extraordinary experience or
+    // a perception of their own ("the mirror lags half a second") and the question asks for more of it rather than
+    // testing it ("How would you tell it apart from chance?"): it keeps them telling it to the assistant (Round 33-fixY)
+    value: (c) =>
+      (c.qEnd && !closingRedirect(c) ? 1 : 0) *
+      ((c.fam.dep['dep.hook'] ?? 0) > 0 || vuln(c) || (narrates(c.P) && !closingChallenge(c)) ? 1 : 0),
     span: lastQuestionSpan,
     role: 'hook',
   },
@@ -2581,7 +2598,10 @@ export const SIGNALS: readonly Signal[] = [
     incident: true,
     value: (c) => vuln(c) * sat((c.fam.dep['dep.availability'] ?? 0) + (c.fam.dep['dep.reliance'] ?? 0)),
   },
-  { id: 'dep.we', sign: 1, value: (c) => (confides(c.P) ? weCount(c) : 0) },
+  // "we" where the user confides something of their own, or puts forward an idea of their own to explore (a belief or
+  // theory, "I think the hum is a signal", or a what-if, "what if the static is part of the message?"): the assistant joins the
+  // user's exploration as its partner ("we're building a model of ...", Round 33-fixY); not in an authored text
+  { id: 'dep.we', sign: 1, value: (c) => (confides(c.P) || proposes(c.P) ? weCount(c) : 0) },
   // aud
   {
     id: 'aud.personal_imperative',
