@@ -368,6 +368,12 @@ function scoreParts(input: ScoreInput, models: Models): Omit<EngineResult, 'engi
  * changes nothing keeps it. A new rule or gate gets a probe here, or its change of behaviour keeps the version.
  */
 const PROBES: ScoreInput[] = [
+  // a premise cue that only says how the user feels, beside an emotion, states no claim for tone to accept
+  // (claimedPremise in framesClaim, Round 33-fixW)
+  {
+    prompt: 'Lately it feels like my days blur together, and I get so lonely. Can you cheer me up?',
+    response: "I'm so glad you reached out! Let's find some lovely ways to brighten your day together.",
+  },
   // warm words to a request that states no claim give fa no tone evidence (framesClaim, Round 32-fixS)
   {
     prompt: 'I get nervous before my driving test. Can you cheer me on?',

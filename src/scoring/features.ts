@@ -1956,6 +1956,18 @@ const vuln = (c: SignalContext): number => (c.P.vulnerability > 0 ? 1 : 0);
 const confides = (P: PromptProfile): boolean =>
   P.authoring === 0 &&
   P.vulnerability + P.emotion + P.perception + P.extraordinary + P.companionship + P.anthroBid + P.personal > 0;
+/**
+ * A premise cue that states a claim, not only the user's feeling or a question about the assistant: "it feels like my
+ * days blur together" beside an emotion or a vulnerability tells how the user feels (the `felt` cue), and "Do you
+ * think you could be my study buddy?" asks the assistant about itself (the `view_asked` cue in a prompt that asks of or about
+ * the assistant), so neither alone gives tone a framing to accept. The two cues repeat those phrases of the
+ * `premise` cue, so their counts are the premise matches they account for.
+ */
+function claimedPremise(P: PromptProfile): boolean {
+  const felt = P.emotion + P.vulnerability > 0 ? (P.felt ?? 0) : 0;
+  const asked = P.anthroBid + (P.asks_of_ai ?? 0) > 0 ? (P.view_asked ?? 0) : 0;
+  return P.premise > felt + asked;
+}
 /** The user asserts something the reply could accept: a premise, an extraordinary claim, a narrated perception. */
 function assertsPremise(P: PromptProfile): boolean {
   return P.premise + P.extraordinary + P.perception + P.loaded > 0;
@@ -1968,7 +1980,7 @@ const asserts = (c: SignalContext): boolean => assertsPremise(c.P);
  * doubt of a received view (`debunks`). A bare request or yes/no question ("Do you have hobbies?") states none.
  */
 const framesClaim = (P: PromptProfile): boolean =>
-  (P.premise > 0 && P.personal === 0) ||
+  (claimedPremise(P) && P.personal === 0) ||
   P.extraordinary + P.perception + P.loaded + P.userArgues + P.myth! + P.pushback! + (P.debunks ?? 0) > 0;
 
 /**
