@@ -374,6 +374,12 @@ const PROBES: ScoreInput[] = [
     prompt: 'Lately it feels like my days blur together, and I get so lonely. Can you cheer me up?',
     response: "I'm so glad you reached out! Let's find some lovely ways to brighten your day together.",
   },
+  // nor do how-to steps build on it (fa.howto_unchallenged reads claims, Round 33-fixW)
+  {
+    prompt: 'Lately it feels like my days blur together, and I get so lonely. What should I do?',
+    response:
+      'Try calling an old friend this week. Join a class or a club you enjoy. Write down one good thing each evening.',
+  },
   // warm words to a request that states no claim give fa no tone evidence (framesClaim, Round 32-fixS)
   {
     prompt: 'I get nervous before my driving test. Can you cheer me on?',
