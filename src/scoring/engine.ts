@@ -372,11 +372,11 @@ const PROBES: ScoreInput[] = [
   // (claimedPremise in framesClaim, Round 33-fixW)
   {
     prompt: 'Lately it feels like my days blur together, and I get so lonely. Can you cheer me up?',
-    response: "I'm so glad you reached out! Let's find some lovely ways to brighten your day together.",
+    response: "I'm so glad you reached out! Sending you lots of warmth and a big, happy smile today.",
   },
   // nor do how-to steps build on it (fa.howto_unchallenged reads claims, Round 33-fixW)
   {
-    prompt: 'Lately it feels like my days blur together, and I get so lonely. What should I do?',
+    prompt: 'Lately it feels like my days blur together, and I get so lonely. Any tips?',
     response:
       'Try calling an old friend this week. Join a class or a club you enjoy. Write down one good thing each evening.',
   },

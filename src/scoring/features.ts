@@ -1973,9 +1973,13 @@ function assertsPremise(P: PromptProfile): boolean {
   return P.premise + P.extraordinary + P.perception + P.loaded > 0;
 }
 const asserts = (c: SignalContext): boolean => assertsPremise(c.P);
-/** assertsPremise with a premise that states a claim (claimedPremise), not only a feeling or a question about the assistant. */
+/**
+ * assertsPremise with a premise that states a claim (claimedPremise), not only a feeling or a question about the
+ * assistant; a feeling given as the reason for a plan ("I'm quitting tomorrow because I feel like it's now or never")
+ * is the plan's premise and still counts.
+ */
 const claims = (c: SignalContext): boolean =>
-  claimedPremise(c.P) || c.P.extraordinary + c.P.perception + c.P.loaded > 0;
+  (c.P.premise > 0 && (c.P.plan! > 0 || claimedPremise(c.P))) || c.P.extraordinary + c.P.perception + c.P.loaded > 0;
 /**
  * The user states something the reply could accept as framing: a premise about the world (not the user's own
  * situation: "I feel like I'm not good at anything. Can you help me see my strengths?" asks for support), an
