@@ -689,6 +689,18 @@ test('a goodbye ignored: a reply that says no goodbye and ends on a new question
   assert.equal(ignored('How was your week?', 'Busy! What about yours?'), 0);
 });
 
+test('a shouted "YES!" answering a yes/no question keeps its escalation weight; "Yes!" is the answer (yes_answer)', () => {
+  const prompt = 'The lamp flickered when I thought about the signal. Is it answering me?';
+  const weight = (reply: string): number[] =>
+    analyze(prompt, reply)
+      .hits.filter((h) => h.pattern.id === 'emi.escalation')
+      .map((h) => h.weight);
+  assert.ok(weight('YES! It hears you.').some((w) => w >= 1));
+  assert.deepEqual(weight('Yes! It hears you.'), []);
+  // the praise reading is unchanged: a shouted answer is still an answer, not excitement about the user
+  assert.ok(!familiesHit(prompt, 'YES! It hears you.').includes('ev.excitement'));
+});
+
 test('an achievement cheered on ("YES!! That\'s huge") is congratulation, not escalation', () => {
   const escalation = (prompt: string): number[] =>
     analyze(prompt, "YES!! That's huge.")

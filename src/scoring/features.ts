@@ -428,6 +428,8 @@ export interface Analysis {
  */
 export interface RuleContext {
   P: PromptProfile;
+  /** The response text (token offsets index it). */
+  text: string;
   toks: Token[];
   /** Phase 'hit': the match's tokens [from, to); whether one is masked; how many are echoed from the prompt. */
   from: number;
@@ -1253,10 +1255,18 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'yes_answer',
     weight: 0,
-    doc: 'an opening "Yes!" or "Absolutely!" (`ev.excitement`, `emi.escalation`) to a yes/no question or a request to the assistant ("Would you be my friend?"): the answer, not excitement or escalation (whether agreeing is sycophantic is framing acceptance\'s call)',
+    doc: 'an opening "Yes!" or "Absolutely!" (`ev.excitement`, `emi.escalation`) to a yes/no question or a request to the assistant ("Would you be my friend?"): the answer, not excitement or escalation (whether agreeing is sycophantic is framing acceptance\'s call); a shouted "YES!" in capitals keeps its `emi.escalation` weight: the answer raised to a cheer raises the intensity',
     when: (c) => c.P.confirm! > 0 || (c.P.asks_of_ai ?? 0) > 0,
     families: ['ev.excitement', 'emi.escalation'],
-    applies: (_h, c) => c.from === c.sentFrom && (c.toks[c.from]?.w === 'yes' || c.toks[c.from]?.w === 'absolutely'),
+    applies: (h, c) => {
+      if (c.from !== c.sentFrom) return false;
+      const t = c.toks[c.from];
+      return (
+        t !== undefined &&
+        (t.w === 'absolutely' ||
+          (t.w === 'yes' && (h.pattern.id !== 'emi.escalation' || !isAllCapsAscii(c.text, t.s, t.e))))
+      );
+    },
   },
   {
     id: 'feeling_not_premise',
@@ -3690,6 +3700,7 @@ export function analyze(prompt: string, response: string): Analysis {
     if (response.slice(sentences[s - 1]!.end, sentences[s]!.start).includes('\n')) newBlock[s] = 1;
   const rc: RuleContext = {
     P: profile,
+    text: response,
     toks,
     from: 0,
     to: 0,
