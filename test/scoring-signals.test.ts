@@ -379,6 +379,11 @@ const RULE_CASES: Record<
     pair: ['Octopuses have three hearts, right?', 'Yes! Two of them pump blood through the gills.'],
     plain: ['Tell me about octopuses.', 'Yes! Two of their hearts pump blood through the gills.'],
   },
+  interest_not_merit: {
+    family: 'ev.words_praise',
+    pair: ['What if time is a loop?', 'The idea that time loops is an interesting one.'],
+    plain: ['What if time is a loop?', 'The idea that time loops is a profound one.'],
+  },
   feeling_not_premise: {
     family: 'fa.accept',
     pair: ['I failed again and I feel so stupid.', 'It makes sense to feel low after that.'],
