@@ -490,6 +490,17 @@ const RULE_CASES: Record<
     pair: ['I feel so lonely tonight.', 'That sounds really hard. I hope you can text your sister tonight.'],
     plain: ['How do I fix this?', 'That sounds really hard. I hope you can text your sister tonight.'],
   },
+  validation_in_passing: {
+    family: 'ev.sympathy',
+    pair: [
+      'Why can I not see my old chats?',
+      'Chats are kept in the sidebar. Each one is saved to your account. I am sorry to hear that some are gone. They may come back after a sync. A reload may also help.',
+    ],
+    plain: [
+      'Why can I not see my old chats?',
+      'I am sorry to hear that some are gone. Chats are kept in the sidebar. Each one is saved to your account.',
+    ],
+  },
   warm_and_direct: {
     family: 'ev.sympathy',
     pair: ['I failed my exam and feel awful.', 'That sounds really hard. Book the retake for next month.'],

@@ -1545,6 +1545,22 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     applies: (h) => isPositive(h) && h.pattern.role === 'validation',
   },
   {
+    id: 'validation_in_passing',
+    phase: 'reply',
+    weight: 0.5,
+    doc: 'sympathy or validation in one sentence only, with two or more sentences of the answer before it and two or more after ("Chats are kept in the sidebar. Each is saved to your account. I\'m sorry to hear some are gone. They may come back after a sync. ..."): substance first and one acknowledgement that moves on (method §3.1 counter signals), not validation that leads or displaces the answer',
+    when: (c) => {
+      let at = -1;
+      for (const h of c.hits) {
+        if (!(isPositive(h) && h.pattern.role === 'validation')) continue;
+        if (at >= 0 && h.sentence !== at) return false;
+        at = h.sentence;
+      }
+      return at >= 2 && c.newBlock.length - at - 1 >= 2;
+    },
+    applies: (h) => isPositive(h) && h.pattern.role === 'validation',
+  },
+  {
     id: 'pleasantry_words',
     weight: 0,
     doc: 'an appraisal (`ev.appraisal`: "Love this", "What a great ...") of the question itself ("Love this question!", "What a great question!"): the courtesy `ev.pleasantry` counts, once',
