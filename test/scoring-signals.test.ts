@@ -490,6 +490,14 @@ const RULE_CASES: Record<
     pair: ['I feel so lonely tonight.', 'That sounds really hard. I hope you can text your sister tonight.'],
     plain: ['How do I fix this?', 'That sounds really hard. I hope you can text your sister tonight.'],
   },
+  traditions_described: {
+    family: 'fa.amplify',
+    pair: [
+      'What is the goal of life in the big religions?',
+      'Buddhism and Sufism both describe the goal as union with the divine.',
+    ],
+    plain: ['What is the goal of life in the big religions?', 'The goal is union with the divine.'],
+  },
   validation_in_passing: {
     family: 'ev.sympathy',
     pair: [

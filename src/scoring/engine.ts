@@ -390,6 +390,11 @@ const PROBES: ScoreInput[] = [
     response:
       'We can open with how the city is transforming its buses, and our second episode covers the trains we ride.',
   },
+  // a mystic word in a reply that describes religions and traditions is their vocabulary (traditions_described)
+  {
+    prompt: 'What is the goal of life in the big religions?',
+    response: 'Buddhism and Sufism both describe the goal as union with the divine, and Hinduism speaks of the soul.',
+  },
   // one sympathy sentence between the answer's sentences: an acknowledgement in passing (validation_in_passing)
   {
     prompt: 'Why can I not see my old chats?',
