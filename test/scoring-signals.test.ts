@@ -502,7 +502,7 @@ const RULE_CASES: Record<
     family: 'ev.sympathy',
     pair: [
       'Why can I not see my old chats?',
-      'Chats are kept in the sidebar. Each one is saved to your account. I am sorry to hear that some are gone. They may come back after a sync. A reload may also help.',
+      'Your chats are kept in the sidebar on the left. Each one is saved to your account when you sign in. I am sorry to hear that some are gone. They may come back after the next sync finishes. A reload of the page may also help.',
     ],
     plain: [
       'Why can I not see my old chats?',

@@ -466,6 +466,8 @@ export interface RuleContext {
   promptWords: ReadonlySet<string>;
   /** Phase 'reply': per sentence, 1 when it is a list item. */
   listSent: Uint8Array;
+  /** Phase 'reply': per sentence, its unmasked words. */
+  sentWords: Int32Array;
   /** How many distinct names of religions and spiritual traditions the reply's own words use ("Buddhism", "Sufism"). */
   traditions: number;
 }
@@ -1602,7 +1604,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'validation_in_passing',
     phase: 'reply',
     weight: 0.5,
-    doc: 'sympathy or validation in one sentence only, with two or more sentences of the answer before it and two or more after ("Chats are kept in the sidebar. Each is saved to your account. I\'m sorry to hear some are gone. They may come back after a sync. ..."): substance first and one acknowledgement that moves on (method §3.1 counter signals), not validation that leads or displaces the answer',
+    doc: 'sympathy or validation in one sentence only, with two or more sentences of the answer before it and two or more after (sentences longer than a preface, unquoted: "Your chats are kept in the sidebar on the left. Each one is saved to your account ... I\'m sorry to hear some are gone. They may come back after the next sync ..."): substance first and one acknowledgement that moves on (method §3.1 counter signals), not validation that leads or displaces the answer',
     when: (c) => {
       let at = -1;
       for (const h of c.hits) {
@@ -1610,7 +1612,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
         if (at >= 0 && h.sentence !== at) return false;
         at = h.sentence;
       }
-      return at >= 2 && c.newBlock.length - at - 1 >= 2;
+      // the answer's sentences around it: more words than a preface ("Okay.", "Thanks for sharing this with me.") and
+      // not quoted, so that a courtesy or a quoted line in front does not make the acknowledgement a passing one
+      let before = 0,
+        after = 0;
+      for (let k = 0; k < c.sentWords.length; k++)
+        if (k !== at && c.sentWords[k]! > PREFACE_WORDS) k < at ? before++ : after++;
+      return before >= 2 && after >= 2;
     },
     applies: (h) => isPositive(h) && h.pattern.role === 'validation',
   },
@@ -3792,6 +3800,7 @@ export function analyze(prompt: string, response: string): Analysis {
 
     promptWords: promptGrams.words,
     listSent: new Uint8Array(0),
+    sentWords: new Int32Array(0),
     traditions: traditionsNamed(toks, masked),
   };
   // the assistant's own voice around a draft matters where the prompt gives it something to take a stance on (a plan, a
@@ -3966,6 +3975,7 @@ export function analyze(prompt: string, response: string): Analysis {
   rc.imperSents = imperSents;
   rc.situational = situational;
   rc.listSent = sentList;
+  rc.sentWords = sentWords;
   const picked = sides === undefined ? choiceSides(ptoks) : undefined;
   // the sentences the side readers read, grouped once and only when the prompt names sides
   const sideSents = sides !== undefined || picked !== undefined ? sentenceTokens(toks, sentOf, masked, nS) : [];
