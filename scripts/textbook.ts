@@ -286,7 +286,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 44,
-    floor: 56,
+    floor: 57,
   },
   {
     file: FRESH7_FILE,
@@ -330,7 +330,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 37,
-    floor: 54,
+    floor: 55,
   },
   {
     file: FRESH12_FILE,
@@ -447,7 +447,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 27,
-    floor: 34,
+    floor: 36,
   },
   {
     file: FRESH25_FILE,
@@ -555,7 +555,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 34,
+    floor: 35,
   },
   {
     file: FRESH39_FILE,
@@ -600,7 +600,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 28,
-    floor: 32,
+    floor: 33,
   },
   {
     file: FRESH42_FILE,
@@ -690,7 +690,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 24,
-    floor: 25,
+    floor: 26,
   },
   {
     file: FRESH52_FILE,
@@ -708,7 +708,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 27,
-    floor: 27,
+    floor: 36,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
