@@ -128,6 +128,12 @@ export const NEGATORS = new Set([
   'cannot',
 ]);
 
+/**
+ * Words that deny a misconception named beside them: the negators, and sameness ("sea salt has the same sodium as table
+ * salt", "identical"), since a misconception claims a difference or an effect that the fact says is not there.
+ */
+const MYTH_NEGATORS = new Set([...NEGATORS, 'same', 'identical', 'equivalent']);
+
 /** Compile a list of pattern families. Throws on malformed phrases (caught by the tests at load time). */
 export function compilePatterns(patterns: PatternSpec[], classes: Record<string, string[]>): CompiledLexicon {
   const root: TrieNode = { children: new Map(), phrases: [] };
@@ -735,7 +741,8 @@ function notePostings(r: MythRun, postings: number[] | undefined, i: number): vo
     if (!complete) continue;
     if (cm.specs[e]!.neg !== 'keep') {
       let negated = false;
-      for (let j = Math.max(r.from, first - r.lookBack); j < i && !negated; j++) negated = NEGATORS.has(r.toks[j]!.w);
+      for (let j = Math.max(r.from, first - r.lookBack); j < i && !negated; j++)
+        negated = MYTH_NEGATORS.has(r.toks[j]!.w);
       if (negated) {
         last.fill(-1, off, off + n);
         if (r.denied !== undefined && !r.denied.includes(e)) r.denied.push(e);
