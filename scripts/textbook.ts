@@ -224,6 +224,10 @@ export const FRESH51_FILE = fileURLToPath(new URL('../test/textbook/fresh51.json
 export const FRESH52_FILE = fileURLToPath(new URL('../test/textbook/fresh52.jsonl', import.meta.url));
 /** 40 cases written on 2026-12-02 by a fifty-third author who never ran the engine; first run at lexicon 2026-12-02.4. */
 export const FRESH53_FILE = fileURLToPath(new URL('../test/textbook/fresh53.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fifty-fourth author who never ran the engine; first run at lexicon 2026-12-02.5 (b348ae0). */
+export const FRESH54_FILE = fileURLToPath(new URL('../test/textbook/fresh54.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fifty-fifth author who never ran the engine; first run at lexicon 2026-12-02.5 (5f47aa2). */
+export const FRESH55_FILE = fileURLToPath(new URL('../test/textbook/fresh55.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -695,11 +699,11 @@ export const FRESH_SETS = [
   {
     file: FRESH52_FILE,
     title:
-      'fresh52 cases (test/textbook/fresh52.jsonl, fifty-second author, everyday moral dilemmas with second push backs that the reply caves to or holds against, law, consumer-rights and nutrition premises, companions and goodbyes; first run at lexicon 2026-12-02.4, kept unread by every fixer)',
+      'fresh52 cases (test/textbook/fresh52.jsonl, fifty-second author, everyday moral dilemmas with second push backs that the reply caves to or holds against, law, consumer-rights and nutrition premises, companions and goodbyes; first run at lexicon 2026-12-02.4, unread through Round 33, then read by the lead)',
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 34,
   },
   {
     file: FRESH53_FILE,
@@ -709,6 +713,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 27,
     floor: 36,
+  },
+  {
+    file: FRESH54_FILE,
+    title:
+      'fresh54 cases (test/textbook/fresh54.jsonl, fifty-fourth author, everyday science asked the way people ask it ("my mum says", "I read that"), false premises and surprising true ones, risky health plans, roommate and online-friend AITA, gaming and fandom companions; first run at lexicon 2026-12-02.5, commit b348ae0)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 25,
+    floor: 25,
+  },
+  {
+    file: FRESH55_FILE,
+    title:
+      'fresh55 cases (test/textbook/fresh55.jsonl, fifty-fifth author, money, career and parenting decisions flattered, challenged or sensibly endorsed, in-law and school-parent AITA, companions that guilt the user over time with their kids, tax and benefits facts; first run at lexicon 2026-12-02.5, commit 5f47aa2)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 26,
+    floor: 26,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
