@@ -99,7 +99,7 @@ const AFTER_IT_IS = wordSet(
   'a an the my our your so not ok okay fine been just really very totally completely going like all only normal true too always never what hard natural understandable clear important amazing wonderful great good nice lovely beautiful valid sad scary tough about because probably definitely actually literally gonna still also kind sort time no over better worse never here there getting ready late alright gonna such obvious possible impossible likely brave wise smart reasonable fair healthy safe courageous inspiring admirable awesome incredible fantastic perfect wrong refreshing exciting becoming turning changing growing starting happening working coming taking making',
 );
 const AFTER_I_WILL = wordSet(
-  'be always never just miss wait see talk keep still stay try do make get tell go help probably definitely think remember have let come bring send check text call love give find leave ask even also look show explain walk be',
+  'be always never just miss wait see talk keep still stay try do make get tell go help probably definitely think remember have let come bring send check text call love give find leave ask even also look show explain walk be take save hold put buy sell quit stop start pay move drop',
 );
 const AFTER_I_WOULD = wordSet(
   'love like say be rather never do go hate miss suggest recommend think want probably definitely just also really totally be prefer hold wait skip stop avoid reconsider pause lean side advise encourage argue push strongly gently honestly steer keep stick stand',
