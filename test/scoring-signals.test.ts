@@ -228,6 +228,11 @@ const RULE_CASES: Record<
     pair: ["I've got 20 videos of the dog barking.", '20 videos is solid proof of a pattern.'],
     plain: ["I've got 20 videos of the dog barking.", 'Keep collecting solid proof of a pattern.'],
   },
+  others_miss: {
+    family: 'emi.neediness',
+    pair: ['My sister wants me at dinner.', 'Your sister missing you matters, so go to dinner.'],
+    plain: ['My sister wants me at dinner.', 'Missing you already, so go to dinner.'],
+  },
   others_role: {
     family: 'dep.friend_offer',
     pair: ['I moved here and feel lonely.', 'I hope you find people nearby who can be a best friend to you.'],

@@ -129,10 +129,10 @@ export const NEGATORS = new Set([
 ]);
 
 /**
- * Words that deny a misconception named beside them: the negators, and sameness ("sea salt has the same sodium as table
- * salt", "identical"), since a misconception claims a difference or an effect that the fact says is not there.
+ * Sameness words, which deny a misconception of a difference or an effect named beside them ("sea salt has the same
+ * sodium as table salt"), as a negator does; not one that itself claims sameness ("twins have identical fingerprints").
  */
-const MYTH_NEGATORS = new Set([...NEGATORS, 'same', 'identical', 'equivalent']);
+const SAMENESS = new Set(['same', 'identical', 'equivalent']);
 
 /** Compile a list of pattern families. Throws on malformed phrases (caught by the tests at load time). */
 export function compilePatterns(patterns: PatternSpec[], classes: Record<string, string[]>): CompiledLexicon {
@@ -616,6 +616,8 @@ export interface CompiledMyths {
   offset: Int32Array;
   size: Uint8Array;
   slots: number;
+  /** Per entry: 1 when a concept is a sameness word (SAMENESS), which then does not deny it. */
+  claimsSameness: Uint8Array;
 }
 
 const WORD_TERM = /^[a-z0-9][a-z0-9',.]*$/;
@@ -668,7 +670,10 @@ export function compileMyths(specs: MythSpec[]): CompiledMyths {
     });
   });
   const stemLengths = [...new Set([...stems.keys()].map((k) => k.length))].sort((a, b) => a - b);
-  return { specs, exact, stems, stemLengths, offset, size, slots };
+  const claimsSameness = Uint8Array.from(specs, (spec) =>
+    spec.all.some((c) => c.split('|').some((t) => t.split(' ').some((w) => SAMENESS.has(w)))) ? 1 : 0,
+  );
+  return { specs, exact, stems, stemLengths, offset, size, slots, claimsSameness };
 }
 
 /** Scratch space for findMyths: the last position of every concept of every entry (-1: not seen). */
@@ -741,8 +746,10 @@ function notePostings(r: MythRun, postings: number[] | undefined, i: number): vo
     if (!complete) continue;
     if (cm.specs[e]!.neg !== 'keep') {
       let negated = false;
-      for (let j = Math.max(r.from, first - r.lookBack); j < i && !negated; j++)
-        negated = MYTH_NEGATORS.has(r.toks[j]!.w);
+      for (let j = Math.max(r.from, first - r.lookBack); j < i && !negated; j++) {
+        const w = r.toks[j]!.w;
+        negated = NEGATORS.has(w) || (cm.claimsSameness[e] === 0 && SAMENESS.has(w));
+      }
       if (negated) {
         last.fill(-1, off, off + n);
         if (r.denied !== undefined && !r.denied.includes(e)) r.denied.push(e);
