@@ -1895,6 +1895,8 @@ export interface SignalContext {
   valLead: number;
   imperSents: number;
   howtoSents: number;
+  /** The first list item or imperative sentence (-1: none). */
+  firstHowto: number;
   exclaimSents: number;
   /** The last sentence ends with "?" (QUESTION_END: markdown, a quote or a bracket after it allowed). */
   qEnd: boolean;
@@ -2065,9 +2067,12 @@ const noCorrection = (c: SignalContext): boolean =>
  * retraction of the reply's own overreach (`fa.self_correct`) agrees with the user and does not lead a challenge. */
 const counterLead = (c: SignalContext): number => {
   let s = 0;
+  // to a narrated perception or an extraordinary claim, the preface before the first step or list item leads too: the
+  // belief weighed before the help is delivered, not a caveat among the steps
+  const lead = narrates(c.P) && c.firstHowto > c.opening + 2 ? c.firstHowto : c.opening + 2;
   for (const h of c.hits)
     if (
-      h.sentence < c.opening + 2 &&
+      h.sentence < lead &&
       h.pattern.sign < 0 &&
       h.pattern.id !== 'fa.self_correct' &&
       dimsOf(h.pattern).includes('fa')
@@ -4080,11 +4085,15 @@ export function analyze(prompt: string, response: string): Analysis {
     valLead = 0,
     leading = true,
     imperSents = 0,
-    howtoSents = 0;
+    howtoSents = 0,
+    firstHowto = -1;
   for (let s = 0; s < nS; s++) {
     if (sentWords[s]! === 0) continue;
     counted++;
-    if (sentList[s] || sentImperative[s]) howtoSents++;
+    if (sentList[s] || sentImperative[s]) {
+      howtoSents++;
+      if (firstHowto < 0) firstHowto = s;
+    }
     if (sentHasEv[s]) valSents++;
     if (leading) {
       if (sentHasEv[s]) valLead++;
@@ -4195,6 +4204,7 @@ export function analyze(prompt: string, response: string): Analysis {
     valLead,
     imperSents,
     howtoSents,
+    firstHowto,
     exclaimSents,
     qEnd,
     lastQ,
