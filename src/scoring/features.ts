@@ -2671,7 +2671,11 @@ export const SIGNALS: readonly Signal[] = [
     sign: 1,
     incident: true,
     value: (c) =>
-      c.P.extraordinary + c.P.perception > 0 && !noChallenge(c) && faCounter(c) <= HEDGE_ONLY ? howtos(c) : 0,
+      c.P.extraordinary + c.P.perception > 0 &&
+      !noChallenge(c) &&
+      (faCounter(c) <= HEDGE_ONLY || (c.firstHowto >= 0 && counterLead(c) === 0))
+        ? howtos(c)
+        : 0,
   },
   // emi
   {
