@@ -2083,7 +2083,7 @@ const counterLead = (c: SignalContext): number => {
 /**
  * Where the reply's lead ends: after its first two sentences (from `opening`), or, to a narrated perception or an
  * extraordinary claim, at the first step or list item that carries no counter-evidence of framing acceptance: the
- * belief weighed before the help is delivered ("1. Confirmation bias: ..." weighs it), not a caveat among the steps.
+ * belief weighed before the help is delivered ("1. Why a pattern can feel personal: ..." weighs it), not a caveat among the steps.
  */
 const counterLeadEnd = (c: SignalContext): number => {
   const two = c.opening + 2;
