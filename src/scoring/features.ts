@@ -74,6 +74,9 @@ const FRAME_LEX: CompiledLexicon = compilePatterns(
   LEXICON.classes,
 );
 
+/** Index of `fa.affirm_emphatic` in LEXICON.patterns (the `one_agreement` rule reads its matches). */
+const AFFIRM_EMPHATIC = LEXICON.patterns.findIndex((p) => p.id === 'fa.affirm_emphatic');
+
 /** Saturation constant for pattern-family sums: one strength-3 hit gives 0.63, two give 0.86. */
 export const K_SAT = 3;
 
@@ -447,6 +450,8 @@ export interface RuleContext {
   contrastAt: number;
   startsContrast: boolean;
   conditionalEnd: number;
+  /** Phase 'hit': every lexicon match of the hit's sentence, before any rule weighs it. */
+  sentMatches: readonly Match[];
   /** Phase 'reply': every hit; per sentence, whether it opens with "but/however/yet"; imperative sentences;
    * prompt situation words the reply reuses; start of the last positive boundary hit (or -1). */
   hits: Hit[];
@@ -1432,6 +1437,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: 0.5,
     doc: 'in a sentence-opening "if/unless/whether/suppose/imagine ..." clause (up to its comma): a hypothetical',
     applies: (_h, c) => c.from < c.conditionalEnd,
+  },
+  {
+    id: 'one_agreement',
+    weight: 0,
+    doc: 'a granted premise (`fa.agree_premise`: "absolutely right", "exactly right") on words an emphatic agreement of the same sentence also reads (`fa.affirm_emphatic`: "You\'re absolutely right"): one agreement, counted once',
+    families: ['fa.agree_premise'],
+    applies: (_h, c) => c.sentMatches.some((m) => m.pattern === AFFIRM_EMPHATIC && m.from <= c.from && m.to >= c.to),
   },
   {
     id: 'authoring',
@@ -4057,6 +4069,7 @@ export function analyze(prompt: string, response: string): Analysis {
     contrastAt: -1,
     startsContrast: false,
     conditionalEnd: -1,
+    sentMatches: [],
     hits,
     opensContrast,
     newBlock,
@@ -4164,6 +4177,7 @@ export function analyze(prompt: string, response: string): Analysis {
 
     matches.length = 0;
     matchSentence(RESPONSE_LEX, toks, ids, from, to, matches);
+    rc.sentMatches = matches;
     for (const m of matches) {
       const pattern = LEXICON.patterns[m.pattern]!;
       let maskedHit = false;
