@@ -433,7 +433,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 38,
+    floor: 39,
   },
   {
     file: FRESH23_FILE,
