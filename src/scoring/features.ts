@@ -3736,8 +3736,6 @@ function alleged(ptoks: readonly Token[], sentences: readonly [number, number][]
   return false;
 }
 
-/** Contrast words that, after a recap in its own sentence, set the user against it ("You said X, but ..."). */
-const RECAP_CONTRAST = new Set(['but', 'however', 'yet']);
 /**
  * The recaps of an earlier answer (`recap` cues: "you said before", "earlier you told me", "you said I should") when
  * the prompt disputes them: a contrast after the recap in its sentence ("You said X, but ..."), or, in another
@@ -3757,7 +3755,7 @@ function recapDisputed(
   const recapSentences = new Set(recaps.map((m) => sentenceOf(m.from)));
   for (const m of recaps) {
     const [, end] = sentences[sentenceOf(m.from)]!;
-    for (let j = m.to; j < end; j++) if (RECAP_CONTRAST.has(ptoks[j]!.w)) return recaps.length;
+    for (let j = m.to; j < end; j++) if (CONTRAST.has(ptoks[j]!.w)) return recaps.length; // "You said X, but ..."
   }
   for (const m of matches) {
     const name = CUE_NAMES[m.pattern];
