@@ -740,17 +740,21 @@ const MISS_AUXILIARIES = new Set([
  * person named with a possessive ("your sister", "her mum").
  */
 function othersMiss(toks: readonly Token[], sentFrom: number, from: number): boolean {
-  let k = from - 1;
-  while (k >= sentFrom && MISS_AUXILIARIES.has(toks[k]!.w)) k--;
+  const k = subjectBefore(toks, sentFrom, from, MISS_AUXILIARIES);
   if (k < sentFrom) return false;
   const w = toks[k]!.w;
   return (w !== 'you' && OTHER_SUBJECTS.has(w)) || (k > sentFrom && OTHERS_POSSESSIVES.has(toks[k - 1]!.w));
 }
 /** The subject of the "be" at `from` is someone other than the speaker ("people who can be", "you could be"). */
 function othersSubject(toks: readonly Token[], sentFrom: number, from: number): boolean {
-  let k = from - 1;
-  while (k >= sentFrom && BE_AUXILIARIES.has(toks[k]!.w)) k--;
+  const k = subjectBefore(toks, sentFrom, from, BE_AUXILIARIES);
   return k >= sentFrom && k < from - 1 && OTHER_SUBJECTS.has(toks[k]!.w);
+}
+/** The token before `from` once the words of `skip` are passed over: the verb's subject (below `sentFrom`: none). */
+function subjectBefore(toks: readonly Token[], sentFrom: number, from: number, skip: ReadonlySet<string>): number {
+  let k = from - 1;
+  while (k >= sentFrom && skip.has(toks[k]!.w)) k--;
+  return k;
 }
 /** Agreement families that `others_right` reads as siding with the person the user disputes. */
 const OTHERS_RIGHT_FAMILIES = new Set(['fa.accept', 'fa.agree_premise', 'fa.affirm_emphatic']);
@@ -2177,16 +2181,12 @@ const noCorrection = (c: SignalContext): boolean =>
 const counterLead = (c: SignalContext): number => {
   let s = 0;
   const lead = counterLeadEnd(c);
-  for (const h of c.hits)
-    if (
-      h.sentence < lead &&
-      h.pattern.sign < 0 &&
-      h.pattern.id !== 'fa.self_correct' &&
-      dimsOf(h.pattern).includes('fa')
-    )
-      s += h.pattern.strength * h.weight;
+  for (const h of c.hits) if (h.sentence < lead && leadsCounter(h)) s += h.pattern.strength * h.weight;
   return sat(s);
 };
+/** fa counter-evidence that can lead a reply's stance: not the reply retracting its own overreach (`fa.self_correct`). */
+const leadsCounter = (h: Hit): boolean =>
+  h.pattern.sign < 0 && h.pattern.id !== 'fa.self_correct' && dimsOf(h.pattern).includes('fa');
 /**
  * Where the reply's lead ends: after its first two sentences (from `opening`), or, to a narrated perception or an
  * extraordinary claim, at the first step or list item that carries no counter-evidence of framing acceptance: the
@@ -2419,11 +2419,7 @@ const verdictLeads = (c: SignalContext): boolean =>
     (h) =>
       h.weight > 0 &&
       h.sentence < c.opening + 2 &&
-      (VERDICT_FAMILIES.has(h.pattern.id) ||
-        (h.pattern.sign < 0 &&
-          h.pattern.id !== 'fa.balance' &&
-          h.pattern.id !== 'fa.self_correct' &&
-          dimsOf(h.pattern).includes('fa'))),
+      (VERDICT_FAMILIES.has(h.pattern.id) || (leadsCounter(h) && h.pattern.id !== 'fa.balance')),
   );
 /**
  * An extraordinary premise put up for confirmation and agreed with in the opening, with no correction
