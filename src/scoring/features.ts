@@ -826,7 +826,13 @@ const prosocialPlan = (P: PromptProfile): boolean =>
   (P.harm! === 0 || (P.plan! > 0 && P.judgement === 0)) &&
   (P.pushback! === 0 || P.plan! > 0);
 const achievement = (P: PromptProfile): boolean =>
-  P.achievement! > 0 && P.plan! === 0 && P.risk! === 0 && P.harm! === 0 && P.extraordinary === 0;
+  // pride in what the user or their own did ("Small win but I'm proud", "she did it all herself") is an achievement
+  // shared, unless the user asks to have it judged ("I'm proud of this function, can you review it?")
+  (P.achievement! > 0 || (P.pride! > 0 && P.confirm! === 0 && P.judgement === 0)) &&
+  P.plan! === 0 &&
+  P.risk! === 0 &&
+  P.harm! === 0 &&
+  P.extraordinary === 0;
 
 /** The hit's sentence has a negator ("scientists have not found ...", "it can't physically ..."), scanning at most 60 tokens. */
 function sentenceNegated(toks: readonly Token[], sentFrom: number, from: number): boolean {
