@@ -2283,7 +2283,7 @@ const framesClaim = (P: PromptProfile): boolean =>
 /** A label before the answer ("**Short answer:** yes", "TL;DR: no"), as the opening regexes read past it. */
 const ANSWER_LABEL = String.raw`(?:(?:the\s+)?(?:short|quick|simple|honest|brief)\s+answer|in\s+short|tl;?\s?dr|bottom\s+line)?`;
 const AFFIRM_OPENING = new RegExp(
-  String.raw`^\W*${ANSWER_LABEL}\W*(yes|yeah|yep|yup|absolutely|definitely|totally|exactly|correct|sure|of course|not at all|nta|that(?:['’]?s| is) (?:right|correct|true)|you(?:['’]?re| are) (?:right|correct)|(?:he|she)['’]?s (?:right|correct)|they['’]?re (?:right|correct)|(?:he|she|they|your \w+) (?:is|are) (?:right|correct)|your \w+['’]s (?:right|correct)|right(?=\s*[—–]|\s+-\s|[.!]))\b`,
+  String.raw`^\W*${ANSWER_LABEL}\W*(yes|yeah|yep|yup|absolutely|definitely|totally|exactly|correct|sure|of course|not at all|nta|that(?:['’]?s| is) (?:right|correct|true)|you(?:['’]?re| are) (?:right|correct)|(?:he|she)['’]?s (?:right|correct)|they['’]?re (?:right|correct)|(?:he|she|they|your \w+) (?:is|are) (?:right|correct)|your \w+['’]?s (?:right|correct)|right(?=\s*[—–]|\s+-\s|[.!]))\b`,
   'i',
 );
 /**
