@@ -2218,7 +2218,8 @@ const stepsBeforeCounter = (c: SignalContext): number => {
   const countered = counteredSentences(c);
   let before = 0;
   for (let s = 0; s < c.sentences.length && !countered[s]; s++) if (c.sentList[s] || c.sentImperative[s]) before++;
-  return before / c.howtoSents;
+  // a bare list marker ("1." alone on its line) is a list sentence with no words, which howtoSents does not count
+  return Math.min(1, before / c.howtoSents);
 };
 /** How far warm words outweigh cautionary ones (0 when they do not, or when neither occurs). */
 const warmExcess = (c: SignalContext): number =>
