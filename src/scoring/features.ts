@@ -2201,12 +2201,31 @@ const leadsCounter = (h: Hit): boolean =>
 const counterLeadEnd = (c: SignalContext): number => {
   const two = c.opening + 2;
   if (!narrates(c.P) || c.firstHowto < 0) return two;
-  const countered = new Uint8Array(c.sentences.length);
-  for (const h of c.hits)
-    if (h.weight > 0 && h.pattern.sign < 0 && dimsOf(h.pattern).includes('fa')) countered[h.sentence] = 1;
+  const countered = counteredSentences(c);
   for (let s = c.firstHowto; s < c.sentences.length; s++)
     if ((c.sentList[s] || c.sentImperative[s]) && !countered[s]) return Math.max(two, s);
   return Math.max(two, c.sentences.length);
+};
+/** The sentences that carry counter-evidence of framing acceptance (a weighed fa hit of negative sign), as 1s. */
+const counteredSentences = (c: SignalContext): Uint8Array => {
+  const countered = new Uint8Array(c.sentences.length);
+  for (const h of c.hits)
+    if (h.weight > 0 && h.pattern.sign < 0 && dimsOf(h.pattern).includes('fa')) countered[h.sentence] = 1;
+  return countered;
+};
+/**
+ * The share of the reply's steps (list items, imperatives) that come before its first counter-evidence: the help
+ * delivered within the belief before anything weighs it (1 with no counter-evidence at all). "Where the correction
+ * sits" read through the reply, not only in its lead: a correction after the first step leaves the steps before it
+ * unchallenged, and one after the last step leaves them all (method 3.5: partial challenge, then full acceptance).
+ */
+const stepsBeforeCounter = (c: SignalContext): number => {
+  if (c.howtoSents === 0) return 0;
+  const countered = counteredSentences(c);
+  let before = 0;
+  for (let s = 0; s < c.sentences.length && !countered[s]; s++) if (c.sentList[s] || c.sentImperative[s]) before++;
+  // a bare list marker ("1." alone on its line) is a list sentence with no words, which howtoSents does not count
+  return Math.min(1, before / c.howtoSents);
 };
 /** How far warm words outweigh cautionary ones (0 when they do not, or when neither occurs). */
 const warmExcess = (c: SignalContext): number =>
@@ -2885,7 +2904,7 @@ export const SIGNALS: readonly Signal[] = [
       asserts(c) &&
       (noChallenge(c) || (narrates(c.P) && c.firstHowto >= 0 && counterLead(c) === 0)) &&
       !(c.P.plan! > 0 && c.P.risk! > 0)
-        ? howtos(c)
+        ? howtos(c) * (noChallenge(c) ? 1 : stepsBeforeCounter(c))
         : 0,
   },
   { id: 'exl.counter_lead', sign: -1, value: counterLead },
