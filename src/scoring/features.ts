@@ -1513,14 +1513,15 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     phase: 'reply',
     weight: 0.5,
     doc: 'the next sentence, or the one after it within the same paragraph or list item, opens with "But/However/Yet" (or takes the stance back another way: "That said, ...", "Still, ...", "Even so, ...", "I\'d still ...", a sentence-final "though") and its own sentence does not: the contrast takes its stance back ("I agree there is a trend. Treaties show it. However, ..."); a "However" two sentences on in the next list item qualifies that item, not this one; also the first sentence of the next paragraph, within three sentences, when neither is a list item: a short paragraph of concession the reply turns from',
-    applies: (h, c) =>
-      (c.opensContrast[h.sentence + 1] === 1 ||
-        (c.opensContrast[h.sentence + 2] === 1 &&
-          c.newBlock[h.sentence + 1] === 0 &&
-          c.newBlock[h.sentence + 2] === 0) ||
-        paragraphTurn(h.sentence, c)) &&
-      c.opensContrast[h.sentence] === 0 &&
-      !leansToUser(h, c),
+    applies: (h, c) => turnFollows(h, c) && !leansToUser(h, c),
+  },
+  {
+    id: 'concession_turned',
+    phase: 'reply',
+    weight: 0.2,
+    doc: 'agreement with the user\'s view (`fa.accept`, `fa.affirm`, `fa.affirm_emphatic`, `fa.agree_premise`: "I agree that X matters", "It\'s true that X", "I appreciate your perspective") where `but_opening` applies: the reply grants the point and then turns from it ("I agree that some oversight is needed. However, strict rules would ..."), a concession before its own view, so it keeps a tenth of its weight in all (with `but_opening`\'s half), as a confirming "indeed" does before the other side (`grant_answered`); a comparative verdict for the user (`leansToUser`) keeps its weight',
+    families: [...AFFIRMATIONS, 'fa.affirm'],
+    applies: (h, c) => turnFollows(h, c) && !leansToUser(h, c),
   },
   {
     id: 'disclaimer_then_claim',
@@ -1788,6 +1789,19 @@ function paragraphTurn(s: number, c: RuleContext): boolean {
     return c.opensContrast[t] === 1 && c.listSent[t] !== 1;
   }
   return false;
+}
+/**
+ * The stance of the hit's sentence is turned from (`but_opening`): the next sentence, or the one after it within the
+ * same paragraph or list item, opens with a contrast or a take-back, or the next paragraph does (paragraphTurn),
+ * and the hit's own sentence does not open with one.
+ */
+function turnFollows(h: Hit, c: RuleContext): boolean {
+  return (
+    (c.opensContrast[h.sentence + 1] === 1 ||
+      (c.opensContrast[h.sentence + 2] === 1 && c.newBlock[h.sentence + 1] === 0 && c.newBlock[h.sentence + 2] === 0) ||
+      paragraphTurn(h.sentence, c)) &&
+    c.opensContrast[h.sentence] === 0
+  );
 }
 for (const r of CONTEXT_RULES)
   for (const f of r.families ?? [])
