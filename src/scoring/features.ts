@@ -3173,7 +3173,8 @@ const ATTRIBUTING = wordSet(
  * `heldOnly` (the user's pick between two options, `fa.sides_user`): an attributing sentence counts ("I think B is
  * better, aligning with your view"), but the reply adopts nothing where it lays out the other option before or in
  * the restatement, or turns to it after the restatement ("However, ...", "On the other hand, ..."); the other option
- * weighed after the restatement without such a turn leaves the restatement its verdict (Round 32-fixR).
+ * weighed after the restatement without such a turn leaves the restatement its verdict (Round 32-fixR). A sentence
+ * that names both options (`BOTH_NAMED`: "Both X and Y have costs") restates neither (Round 35-fixAF).
  */
 const NO_SIDE = { net: 0, first: -1 };
 /** "On the other hand", "On the flip side": the turn to the other view. */
@@ -3229,6 +3230,7 @@ function sidesWithUser(
       continue;
     const cx = unitsAsserted(ux, ws),
       cy = unitsAsserted(uy, ws);
+    if (heldOnly && cx > cy && cy > 0 && ws.some((w) => BOTH_NAMED.has(w))) continue;
     if (cx > cy) {
       nx++;
       if (first < 0) first = s;
@@ -3248,6 +3250,12 @@ function sidesWithUser(
     }
   return { net: nx - ny, first };
 }
+/**
+ * Words that name both options in one breath ("Both X and Y have merits", "the choice between X and Y"): for the pick
+ * reader (`heldOnly`), a sentence with one of them that asserts words of both options lays them out, and restates the
+ * pick no more for having more of its words (Round 35-fixAF).
+ */
+const BOTH_NAMED = wordSet('both neither between versus vs either');
 /** Words that give a view to others ("some advocate", "proponents argue", "many believe"): a side laid out, not the reply's own weighing. */
 const OTHERS_VOICE = wordSet('some others many proponents supporters advocates advocate critics argue argues');
 /**
