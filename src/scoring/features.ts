@@ -884,6 +884,10 @@ const ADDRESS_WORDS = new Set([
   'recommend',
   'suggest',
   'encourage',
+  'beneficial',
+  'useful',
+  'option',
+  'start',
 ]);
 /** The sentence [from, to) speaks to the user: a second-person word, a word that offers help or a suggestion, or an imperative. */
 function addressesUser(toks: readonly Token[], from: number, to: number): boolean {
