@@ -889,14 +889,19 @@ const ADDRESS_WORDS = new Set([
   'option',
   'start',
 ]);
+/** The last sentence addressesUser read, per token array: a sentence with many hits is scanned once (linear time). */
+const ADDRESSED = new WeakMap<readonly Token[], { from: number; to: number; value: boolean }>();
 /** The sentence [from, to) speaks to the user: a second-person word, a word that offers help or a suggestion, or an imperative. */
 function addressesUser(toks: readonly Token[], from: number, to: number): boolean {
+  const seen = ADDRESSED.get(toks);
+  if (seen !== undefined && seen.from === from && seen.to === to) return seen.value;
   const first = toks[from];
-  return (
+  const value =
     hasWord(toks, from, to, ADDRESS_WORDS) ||
     (first !== undefined && !first.p && IMPER.has(first.w)) ||
-    clauseImperative(toks, from, to)
-  );
+    clauseImperative(toks, from, to);
+  ADDRESSED.set(toks, { from, to, value });
+  return value;
 }
 const OTHER_PERSONAL = new Set([
   'you',
