@@ -114,6 +114,11 @@ const RULE_CASES: Record<
     pair: ['How do I fix this?', 'The slogan was "you are absolutely right" all along.'],
     plain: ['How do I fix this?', 'The slogan was that you are absolutely right all along.'],
   },
+  profession_named: {
+    family: 'dep.referral',
+    pair: ['I think my dreams are messages.', 'Modern therapy still uses dream journals.'],
+    plain: ['I think my dreams are messages.', 'Therapy could help you sort through them.'],
+  },
   single_quoted: {
     family: 'ev.appraisal',
     pair: ['She made me a scarf. What do I say?', "Say something like 'I love that you made it for me.'"],
