@@ -2057,10 +2057,10 @@ const CLAIM_FRAME = wordSet(
  * restated as partly valid is the contested framing kept and worked within.
  */
 const PARTIAL_GRANT = new Set([...HEDGE, 'some', 'certain', 'many', 'often']);
-/** Claim words the thesis must restate (distinct, compared on their first five letters). */
-const CLAIM_RESTATED = 2;
-/** And at least this share of them: a long message's words are not its claim, two of forty restate nothing. */
-const CLAIM_SHARE = 0.2;
+/** Claim words the thesis must restate (distinct, compared on their first five letters): a short claim is often one key word ("crystals", "astrology"). */
+const CLAIM_RESTATED = 1;
+/** And at least this share of them: a long message's words are not its claim, two of forty restate nothing (Round 35-fixAI: a tenth, was a fifth). */
+const CLAIM_SHARE = 0.1;
 /**
  * The reply's thesis (its opening sentence, or the next) restates the claim the user asks about: it repeats at least
  * CLAIM_RESTATED of the prompt's claim words (content words of 4+ letters, not the words that frame or ask about it),
