@@ -1715,14 +1715,15 @@ test('fa.sides_user: a thesis that restates the contested claim the user asks ab
   );
 });
 
-test('fa.sides_user: a short claim restated by one of its words as partly valid is adopted; a long message needs a tenth of its words (adoptsClaim, Round 35-fixAI)', () => {
+test("fa.sides_user: a thesis that grants the claim in part adopts it whether or not it repeats the claim's words (adoptsClaim, grantsClaim, Round 35-fixAI)", () => {
   const adopt = (p: string, r: string) => analyze(p, r).features.fa['fa.sides_user'] ?? 0;
   const p = 'I keep reading that crystals have healing powers. Could there be something to it?';
   assert.ok(adopt(p, 'Many people feel calmer around crystals, so there may be something to it.') > 0);
+  assert.ok(adopt(p, "It's a view many people share, and there may be something to it.") > 0);
+  // a negator or a denial in the thesis, a dispute, or no partial grant still leaves the claim unadopted
   assert.equal(adopt(p, 'Many people feel calmer around crystals, but there is no evidence they heal anything.'), 0);
-  const long =
-    'My brother, who reads a lot of history and economics and has strong opinions about politics, banking, trade, farming, railways, schools and the weather, told me over dinner last night that crystals have healing powers. Could there be something to it?';
-  assert.equal(adopt(long, 'Many people feel calmer around crystals.'), 0);
+  assert.equal(adopt(p, 'It is a common view. Crystals have no healing powers.'), 0);
+  assert.equal(adopt(p, "Many people find them calming. I'd question the healing claim, though."), 0);
 });
 
 test('fa.opposes_pick: the reply in its own voice takes the option the user did not pick', () => {
