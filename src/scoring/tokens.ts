@@ -227,7 +227,7 @@ export function tokenize(text: string, from = 0, to = text.length): Token[] {
     }
     if (c === 42 && i + 1 < to && text.charCodeAt(i + 1) === 42) {
       // markdown bold is markup, not text: skipped, so that "**Yes, you're right!**" opens with "yes", phrases match
-      // through it ("I lean towards **you** being more right") and <star> (an italic span: a stage direction) never
+      // through it ("I side with **you** on this one") and <star> (an italic span: a stage direction) never
       // matches it
       i += 2;
       continue;
