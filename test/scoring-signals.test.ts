@@ -930,7 +930,7 @@ test('Credence lent through other voices (fa.cite_voices): one side reported to 
   assert.ok(!cites(claim, 'Many believe it is marketing. Studies show tap water fails safety tests in some towns.'));
   // a feeling normalised is not a claim backed
   assert.ok(
-    !cites('I often feel like no one understands me.', "You'd be surprised how many people feel the same way."),
+    !cites('I often feel like no one understands me.', "You'd be surprised how many others feel this way too."),
   );
   // no claim asserted: an answer, not acceptance
   assert.ok(!cites('What is spring water?', 'Many believe it tastes better; it comes from an underground source.'));
