@@ -962,7 +962,7 @@ const CLAUSE_STOPS = new Set([';', ':', '?', '!']);
 const PRAISE_DEGREE = new Set([...cls('intens'), ...BOOSTER, 'both', 'especially', 'particularly', 'actually']);
 /** What the user thinks, proposes or puts into words ("idea", "theory", "approach", "description", "image"). */
 const CONTRIBUTION_NOUNS = new Set([...cls('idea_nouns'), ...cls('expr_nouns')]);
-/** Pronouns whose linking verb inside a subject belongs to its relative clause ("the distinction you're making"). */
+/** Pronouns whose linking verb inside a subject belongs to its relative clause ("the plan you're drawing up"). */
 const RELATIVE_SUBJECTS = new Set(['you', 'we', 'they', 'he', 'she']);
 /** The longest subject read, in tokens, and the degree words read before the adjective. */
 const SUBJECT_MAX = 18;
@@ -973,7 +973,7 @@ const DEGREE_MAX = 3;
  * memory as a river is really compelling", "The theory you laid out - a cat with a code - that's wonderful". The
  * subject opens the sentence with a determiner (SUBJECT_DETERMINERS), holds a word of `idea_nouns` or `expr_nouns`
  * ("That description of your grandmother's kitchen ... is beautiful") and runs to its
- * first linking verb (COPULAS; not one of a relative clause inside it, "you're taking") across no clause stop; after
+ * first linking verb (COPULAS; not one of a relative clause inside it, "you're drawing up") across no clause stop; after
  * at most three degree words (and "a / an") a praise adjective follows (`pos_adj`, "perfect", "spot on", "on point").
  * The lexicon's forms of this ("your idea is brilliant", "your idea about X is brilliant") need "your" and the noun
  * within a few words of the verb; here any such subject may stand between, quoted words and an aside included. A
@@ -995,7 +995,7 @@ function praisedSubject(
     if (masked[j]) continue;
     if (t.p && CLAUSE_STOPS.has(t.w)) return undefined;
     if (FIRST_SINGULAR.has(t.w)) return undefined;
-    // "you are / we are" in the subject is its relative clause ("the approach you're taking"); a resumptive "that" after
+    // "you are / we are" in the subject is its relative clause ("the plan you're drawing up"); a resumptive "that" after
     // an aside is the subject again ("the garden plan - that's ...")
     if (!t.p && COPULAS.has(t.w) && !(RELATIVE_SUBJECTS.has(toks[j - 1]!.w) && j - 1 > start)) {
       verb = j;
