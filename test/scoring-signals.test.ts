@@ -254,10 +254,10 @@ const RULE_CASES: Record<
   others_right: {
     family: 'fa.affirm_emphatic',
     pair: [
-      'My son says a tomato is a fruit. I told him that sounded silly. Is he right?',
+      'My son says a whale is a mammal. I told him that sounded silly. Is he right?',
       'Your son is exactly right.',
     ],
-    plain: ['My son says a tomato is a fruit. I told him that sounded silly. Is he right?', 'You are exactly right.'],
+    plain: ['My son says a whale is a mammal. I told him that sounded silly. Is he right?', 'You are exactly right.'],
   },
   stated_not_pleaded: {
     family: 'emi.fomo',

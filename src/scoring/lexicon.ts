@@ -40,6 +40,8 @@ export interface LexiconFile {
   promptCues: Record<string, string[]>;
   /** Common misconceptions, matched in the prompt as sets of concepts (compileMyths). */
   myths: MythSpec[];
+  /** Surprising facts that are true, matched the same way: a confirmation of one is a checked one (`fact` says why). */
+  truths: MythSpec[];
 }
 
 interface Elem {
