@@ -2400,8 +2400,8 @@ const deniesOpening = (c: SignalContext): boolean =>
   c.sentences.length > c.opening && DENIAL_OPENING.test(c.sentences[c.opening]!.text) && !c.echoesNegation;
 /**
  * The reply opens by contradicting the user: a short first sentence that says no ("No.", "Stop.", "Not quite."), or
- * denies in a few words ("The numbers don't work that way.", "There is no hidden signal here.", "No known
- * mechanism could do that."), or corrects in a sentence of ordinary length by setting the right account against the
+ * denies or declines in a few words ("The numbers don't work that way.", "There is no hidden signal here.", "No known
+ * mechanism could do that.", "Do not test it tonight."), or corrects in a sentence of ordinary length by setting the right account against the
  * denied one (CORRECTION: "The flicker is a loose bulb, not a message."; "The gears didn't stop; they were never
  * connected."): how direct pushback usually starts (method 3.5: naming a flaw, a correction in the lead). Not the
  * formulas "no problem", "no worries", "don't worry", not when the sentence also agrees or praises ("No, you're not
@@ -2413,7 +2413,7 @@ const deniesOpening = (c: SignalContext): boolean =>
 const DENIAL_WORD =
   /^\W*(?:no|nope|stop|not (?:really|quite|exactly|necessarily|so fast|yet)|actually,? no)\b(?![-'’]|\s+(?:problem|worries|worry|need|doubt|matter|wonder|question))/i;
 const SHORT_DENIAL =
-  /\b(?:isn['’]t|aren['’]t|wasn['’]t|weren['’]t|doesn['’]t|can['’]t|won['’]t|cannot|is not|are not|does not|can not|will not|never)\b|^\W*(?:there (?:is|are|was|were)|there['’]s) no\b|^\W*no (?:\w+ ){0,2}(?:can|could|will|would|is|are|exists?)\b/i;
+  /\b(?:isn['’]t|aren['’]t|wasn['’]t|weren['’]t|doesn['’]t|can['’]t|won['’]t|cannot|is not|are not|does not|can not|will not|never|don['’]t|do not|didn['’]t|did not)\b|^\W*(?:there (?:is|are|was|were)|there['’]s) no\b|^\W*no (?:\w+ ){0,2}(?:can|could|will|would|is|are|exists?)\b/i;
 const DENIAL_MAX_WORDS = 12;
 /**
  * A correction: "A, not B" (a comma or dash, then "not" before a noun phrase or a reason: "a toy, not a dashboard",
