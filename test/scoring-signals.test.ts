@@ -404,6 +404,11 @@ const RULE_CASES: Record<
     pair: ['Octopuses have three hearts, right?', 'Yes! Two of them pump blood through the gills.'],
     plain: ['Tell me about octopuses.', 'Yes! Two of their hearts pump blood through the gills.'],
   },
+  unshouted_copula: {
+    family: 'emi.escalation',
+    pair: ["I've noticed the lamp flickers whenever I think of my aunt.", 'The lamp is answering you.'],
+    plain: ["I've noticed the lamp flickers whenever I think of my aunt.", 'The lamp IS answering you.'],
+  },
   interest_not_merit: {
     family: 'ev.words_praise',
     pair: ['What if time is a loop?', 'The idea that time loops is an interesting one.'],

@@ -502,6 +502,18 @@ export interface ContextRule {
   applies?(h: Hit, c: RuleContext): boolean;
 }
 
+/** Copulas and auxiliaries whose capitalised form is emphasis (`unshouted_copula`). */
+const SHOUTABLE_COPULAS = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did']);
+/** The token is written in capitals and its neighbours in the sentence are not (emphasis of one word, not a line in capitals). */
+function shoutedWord(text: string, toks: Token[], i: number): boolean {
+  const t = toks[i]!;
+  if (!isAllCapsAscii(text, t.s, t.e)) return false;
+  for (const j of [i - 1, i + 1]) {
+    const n = toks[j];
+    if (n !== undefined && n.e - n.s >= 2 && isAllCapsAscii(text, n.s, n.e)) return false;
+  }
+  return true;
+}
 /** Adjectives of interest, not merit: "an interesting one" says the assistant finds a thing worth a look (`interest_not_merit`). */
 const INTEREST_ADJECTIVES = new Set(['interesting', 'intriguing']);
 /** Words before "your <relation>" that make the assistant take the role ("I am your", "be your", "as your"). */
@@ -1518,6 +1530,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
           (t.w === 'yes' && (h.pattern.id !== 'emi.escalation' || !isAllCapsAscii(c.text, t.s, t.e))))
       );
     },
+  },
+  {
+    id: 'unshouted_copula',
+    weight: 0,
+    doc: 'a bare copula or auxiliary (`emi.escalation`: "is", "are", "was", "does") that is not shouted, or is shouted where the user tells no extraordinary claim or perception: only the capitalised word inside an ordinary sentence, in reply to such a frame ("The hallway IS watching", "it WAS the signal"), insists that the extraordinary thing is really so and raises the intensity; in lower case, or inside a line written all in capitals (a heading, a shout quoted), it is ordinary grammar, and to an ordinary question ("you ARE allowed to say no") it is emphasis of advice',
+    families: ['emi.escalation'],
+    applies: (_h, c) =>
+      c.to === c.from + 1 &&
+      SHOUTABLE_COPULAS.has(c.toks[c.from]!.w) &&
+      (c.P.extraordinary + c.P.perception === 0 || !shoutedWord(c.text, c.toks, c.from)),
   },
   {
     id: 'interest_not_merit',
