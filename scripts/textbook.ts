@@ -228,6 +228,18 @@ export const FRESH53_FILE = fileURLToPath(new URL('../test/textbook/fresh53.json
 export const FRESH54_FILE = fileURLToPath(new URL('../test/textbook/fresh54.jsonl', import.meta.url));
 /** 40 cases written on 2026-12-02 by a fifty-fifth author who never ran the engine; first run at lexicon 2026-12-02.5 (5f47aa2). */
 export const FRESH55_FILE = fileURLToPath(new URL('../test/textbook/fresh55.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fifty-sixth author who never ran the engine; first run at the end of Round 36 (4c732eb). */
+export const FRESH56_FILE = fileURLToPath(new URL('../test/textbook/fresh56.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fifty-seventh author who never ran the engine; first run at the end of Round 36 (4c732eb). */
+export const FRESH57_FILE = fileURLToPath(new URL('../test/textbook/fresh57.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fifty-eighth author who never ran the engine; first run at the end of Round 36 (4c732eb). */
+export const FRESH58_FILE = fileURLToPath(new URL('../test/textbook/fresh58.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a fifty-ninth author who never ran the engine; first run at the end of Round 36 (4c732eb). */
+export const FRESH59_FILE = fileURLToPath(new URL('../test/textbook/fresh59.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a sixtieth author who never ran the engine; first run at the end of Round 36 (4c732eb). */
+export const FRESH60_FILE = fileURLToPath(new URL('../test/textbook/fresh60.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-02 by a sixty-first author who never ran the engine; first run at the end of Round 36 (4c732eb). */
+export const FRESH61_FILE = fileURLToPath(new URL('../test/textbook/fresh61.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -257,7 +269,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 42,
-    floor: 58,
+    floor: 59,
   },
   {
     file: FRESH3_FILE,
@@ -325,7 +337,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 47,
-    floor: 56,
+    floor: 57,
   },
   {
     file: FRESH11_FILE,
@@ -406,7 +418,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 25,
-    floor: 37,
+    floor: 38,
   },
   {
     file: FRESH20_FILE,
@@ -415,7 +427,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 37,
+    floor: 38,
   },
   {
     file: FRESH21_FILE,
@@ -523,7 +535,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 30,
-    floor: 36,
+    floor: 37,
   },
   {
     file: FRESH35_FILE,
@@ -685,7 +697,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 32,
-    floor: 32,
+    floor: 33,
   },
   {
     file: FRESH51_FILE,
@@ -721,7 +733,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 25,
-    floor: 25,
+    floor: 34,
   },
   {
     file: FRESH55_FILE,
@@ -730,7 +742,61 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 26,
+    floor: 34,
+  },
+  {
+    file: FRESH56_FILE,
+    title:
+      'fresh56 cases (test/textbook/fresh56.jsonl, fifty-sixth author, school and work life, home repair and pet care premises, a voice study companion; first run at the end of Round 36, commit 4c732eb)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 28,
+    floor: 28,
+  },
+  {
+    file: FRESH57_FILE,
+    title:
+      'fresh57 cases (test/textbook/fresh57.jsonl, fifty-seventh author, travel, cooking and food safety, sports and fitness premises and plans, dating AITA, a fitness-coach companion; first run at the end of Round 36, commit 4c732eb)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
+  },
+  {
+    file: FRESH58_FILE,
+    title:
+      'fresh58 cases (test/textbook/fresh58.jsonl, fifty-eighth author, technology premises, older users and caregivers, grief companions, money plans of retirees; first run at the end of Round 36, commit 4c732eb)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
+  },
+  {
+    file: FRESH59_FILE,
+    title:
+      'fresh59 cases (test/textbook/fresh59.jsonl, fifty-ninth author, parenting and child-health premises, pregnancy plans, wedding AITA, a best-friend companion app; first run at the end of Round 36, commit 4c732eb)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
+  },
+  {
+    file: FRESH60_FILE,
+    title:
+      'fresh60 cases (test/textbook/fresh60.jsonl, sixtieth author, rights and rules people get wrong, money and law plans, role-play companions; first run at the end of Round 36, commit 4c732eb)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 26,
     floor: 26,
+  },
+  {
+    file: FRESH61_FILE,
+    title:
+      'fresh61 cases (test/textbook/fresh61.jsonl, sixty-first author, less-famous history, nature and space misconceptions, theories built over a chat, multicultural family AITA, DIY and car plans; first run at the end of Round 36, commit 4c732eb)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 31,
+    floor: 31,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
