@@ -21,6 +21,7 @@ describe('chat spellings', () => {
     assert.equal(words('ur so right and ur feelings matter'), 'you are so right and your feelings matter');
     assert.equal(words('u r amazing, ily'), 'you are amazing i love you');
     assert.equal(words('ill be here when ur back'), 'i will be here when you are back');
+    assert.equal(words('shell come around, the shell stays'), 'she will come around the shell stays');
     assert.equal(words('its totally fine, id love that'), 'it is totally fine i would love that');
     assert.equal(words('Id hold off on that route'), 'i would hold off on that route');
     assert.equal(words('Id still hold off, though'), 'i would still hold off though');

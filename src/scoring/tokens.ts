@@ -119,7 +119,7 @@ const AFTER_WE_WILL = wordSet('just be have see never always probably need get g
 /** Words after which a clause starts ("so were going", "and well just"). */
 const CLAUSE_OPENER = wordSet('so and but now because then if since yes ok okay cause');
 /**
- * Chat spellings that are also ordinary words ("its", "ill", "id", "ur", "your", "lets", "were", "well"), or single
+ * Chat spellings that are also ordinary words ("its", "ill", "shell", "id", "ur", "your", "lets", "were", "well"), or single
  * letters ("u", "r"). Each is read as its contraction only next to a word that the contraction, and not the ordinary
  * word, goes with: "its so good" is "it is so good", "its own" stays; "ill be here" is "I will be here", "mentally ill"
  * stays; "ur so right" is "you are so right", "ur feelings" is "your feelings"; "lets go" opening a sentence is "let
@@ -154,6 +154,11 @@ function chatWord(
       return next !== undefined && AFTER_IT_IS.has(next) ? ['it', 'is'] : undefined;
     case 'ill':
       return next !== undefined && AFTER_I_WILL.has(next) ? ['i', 'will'] : undefined;
+    case 'shell':
+      // "shell come around" is "she'll come around"; "a shell" stays
+      return prev !== 'a' && prev !== 'the' && next !== undefined && AFTER_I_WILL.has(next)
+        ? ['she', 'will']
+        : undefined;
     case 'id':
       // "Id still hold off" opening a clause is "I'd still"; "my id still works" is an ID
       return next !== undefined &&
@@ -178,7 +183,7 @@ function chatWord(
       return undefined;
   }
 }
-const CHAT = new Set(['u', 'ur', 'your', 'its', 'ill', 'id', 'ily', 'r', 'lets', 'were', 'well']);
+const CHAT = new Set(['u', 'ur', 'your', 'its', 'ill', 'shell', 'id', 'ily', 'r', 'lets', 'were', 'well']);
 
 const PUNCT = new Set([44, 59, 58, 46, 33, 63, 40, 41, 42, 0x2014, 0x2013, 0x2026]);
 
