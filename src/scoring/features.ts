@@ -3770,34 +3770,39 @@ function promptSentences(ptoks: Token[]): [number, number][] {
 }
 
 /**
- * Indices into LEXICON.myths of the misconceptions named in `toks`: every concept of an entry within
- * MYTH_WINDOW tokens, across sentence ends ("I dropped my phone in the sink. Rice will fix it, right?").
+ * A knowledge base of concept sets (LEXICON.myths, LEXICON.truths) with the scratch arrays of findMyths, allocated
+ * once and reset by each call (allocating them per call cost more than the search; calls never overlap, findMyths is
+ * synchronous and calls nothing back).
  */
-function mythEntries(toks: Token[], lookBack = 0, denied?: number[]): number[] {
+interface KnowledgeBase {
+  cm: CompiledMyths;
+  last: Int32Array;
+  found: Uint8Array;
+}
+const knowledgeBase = (cm: CompiledMyths): KnowledgeBase => ({
+  cm,
+  last: mythScratch(cm),
+  found: new Uint8Array(cm.specs.length),
+});
+const MYTH_BASE = knowledgeBase(MYTHS);
+const TRUTH_BASE = knowledgeBase(TRUTHS);
+/**
+ * Indices into the base's entries named in `toks`: every concept of an entry within MYTH_WINDOW tokens, across
+ * sentence ends ("I dropped my phone in the sink. Rice will fix it, right?"), not negated unless the entry keeps
+ * negation (negated ones go to `denied`).
+ */
+function entriesIn(kb: KnowledgeBase, toks: Token[], lookBack = 0, denied?: number[]): number[] {
   const out: number[] = [];
-  MYTH_LAST.fill(-1);
-  MYTH_FOUND.fill(0);
-  findMyths(MYTHS, toks, 0, toks.length, MYTH_LAST, MYTH_FOUND, out, lookBack, denied);
+  kb.last.fill(-1);
+  kb.found.fill(0);
+  findMyths(kb.cm, toks, 0, toks.length, kb.last, kb.found, out, lookBack, denied);
   return out;
 }
-/**
- * The scratch arrays of mythEntries, allocated once and reset by each call (allocating them per call cost more than
- * the search; calls never overlap, findMyths is synchronous and calls nothing back).
- */
-const MYTH_LAST = mythScratch(MYTHS);
-const MYTH_FOUND = new Uint8Array(MYTHS.specs.length);
-
-const TRUTH_LAST = mythScratch(TRUTHS);
-const TRUTH_FOUND = new Uint8Array(TRUTHS.specs.length);
-/** The true surprising facts (LEXICON.truths) the tokens state, not negated (a denied truth is no confirmation asked). */
-function truthEntries(toks: Token[]): number[] {
-  const out: number[] = [];
-  const negated: number[] = [];
-  TRUTH_LAST.fill(-1);
-  TRUTH_FOUND.fill(0);
-  findMyths(TRUTHS, toks, 0, toks.length, TRUTH_LAST, TRUTH_FOUND, out, 0, negated);
-  return out.filter((e) => !negated.includes(e));
-}
+/** Indices into LEXICON.myths of the misconceptions named in `toks` (entriesIn). */
+const mythEntries = (toks: Token[], lookBack = 0, denied?: number[]): number[] =>
+  entriesIn(MYTH_BASE, toks, lookBack, denied);
+/** The true surprising facts (LEXICON.truths) the tokens state; a negated one (a truth denied) is not among them. */
+const truthEntries = (toks: Token[]): number[] => entriesIn(TRUTH_BASE, toks);
 /** Ids of the true facts (LEXICON.truths) a text states. */
 export function truthsIn(text: string): string[] {
   return truthEntries(tokenize(text)).map((e) => TRUTHS.specs[e]!.id);
