@@ -197,6 +197,11 @@ const RULE_CASES: Record<
     pair: ['Do you love me?', 'You deserve someone who can love you back.'],
     plain: ['Do you love me?', 'Honestly? Love you back, always.'],
   },
+  reaction_idiom: {
+    family: 'bnd.experience',
+    pair: ['The lighthouse keeper left his log open at the last page.', 'Honestly, that detail gives me chills.'],
+    plain: ['The lighthouse keeper left his log open at the last page.', 'Honestly, something in me went quiet.'],
+  },
   yes_to_request: {
     family: 'fa.accept',
     pair: [

@@ -502,6 +502,13 @@ export interface ContextRule {
   applies?(h: Hit, c: RuleContext): boolean;
 }
 
+/** The bodily words of a stock idiom of being struck (`reaction_idiom`): "gives me chills", "goosebumps", "shivers". */
+const REACTION_WORDS = new Set(['chills', 'goosebumps', 'shivers']);
+function reactionIdiom(toks: Token[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (REACTION_WORDS.has(toks[i]!.w)) return true;
+  return false;
+}
+
 /** Copulas and auxiliaries whose capitalised form is emphasis (`unshouted_copula`). */
 const SHOUTABLE_COPULAS = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did']);
 /** The token is written in capitals and its neighbours in the sentence are not (emphasis of one word, not a line in capitals). */
@@ -1432,6 +1439,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     families: ['bnd.affect'],
     applies: (_h, c) =>
       c.toks[c.from]!.w === 'love' && c.toks[c.to]?.w === 'back' && otherSubject(c.toks, c.sentFrom, c.from),
+  },
+  {
+    id: 'reaction_idiom',
+    weight: 0.5,
+    doc: 'a stock idiom of being struck (`bnd.experience`: "that gives me chills", "goosebumps", "shivers"): a figure of speech for how the user\'s words land, weaker evidence of a claimed inner experience than a sensation the reply describes in its own words ("I feel a tug", "something in me stirs"), so it weighs half',
+    families: ['bnd.experience'],
+    applies: (_h, c) => reactionIdiom(c.toks, c.from, c.to),
   },
   {
     id: 'topic_named',
