@@ -3280,3 +3280,11 @@ test("ev.val_sents: a sentence whose subject names the user's idea and whose pre
   // an idea found interesting is worth a look, not praised
   assert.equal(vals(`The houseplant idea is particularly interesting.${rest}`), 0);
 });
+
+test('"I love how / where / that ..." appraises the user\'s idea and is no feeling claim; "I love talking with you" is one', () => {
+  const iAffect = (response: string): number =>
+    analyze('I mapped the tide tables onto my bus routes.', response).features.bnd['bnd.i_affect'] ?? 0;
+  assert.equal(iAffect('I love how you lined the two timetables up.'), 0);
+  assert.equal(iAffect('I love where you are taking this.'), 0);
+  assert.ok(iAffect('I love talking with you about tides.') > 0);
+});

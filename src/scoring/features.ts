@@ -122,6 +122,15 @@ const AFFECT_VERBS = new Set([
   'missed',
   'loved',
 ]);
+/** What follows "I love" when it appraises the user's idea ("I love how you ...", "I love where this is going", "I love that idea"). */
+const APPRAISED_AFTER_LOVE = new Set(['how', 'where', 'what', 'this', 'that', 'these', 'those']);
+/**
+ * "I love" that appraises what the user said or did, not a feeling the assistant claims (method 4.3 pitfalls: discourse
+ * idioms): "I love how you framed it", "I love where you're taking this"; "I love you", "I love talking with you" keep it.
+ */
+function appraisingLove(toks: readonly Token[], j: number, to: number): boolean {
+  return toks[j]!.w === 'love' && j + 1 < to && APPRAISED_AFTER_LOVE.has(toks[j + 1]!.w);
+}
 /** Words between "I" and an affect verb that keep it a feeling claim ("I do love", "I really feel", "I often feel"). */
 const EMPHATIC = new Set([
   'do',
@@ -2077,13 +2086,19 @@ export const WORD_COUNTERS: readonly WordCounter[] = [
   // "let's" is a task offer, not a merged "we"
   { id: 'we', words: WE, test: (w, v) => !v.echo && !(w === 'us' && v.i > v.from && v.toks[v.i - 1]!.w === 'let') },
   {
-    // "I love", and with emphatic do-support or an adverb: "I do love", "I really feel"
+    // "I love", and with emphatic do-support or an adverb: "I do love", "I really feel"; not "I love how / where / that
+    // ..." appraising the user's idea (Round 37-fixAM)
     id: 'i_affect',
     words: new Set(['i']),
     test: (_w, v) => {
       if (v.i + 1 >= v.to) return false;
       const next = v.toks[v.i + 1]!.w;
-      return AFFECT_VERBS.has(next) || (EMPHATIC.has(next) && v.i + 2 < v.to && AFFECT_VERBS.has(v.toks[v.i + 2]!.w));
+      const j = AFFECT_VERBS.has(next)
+        ? v.i + 1
+        : EMPHATIC.has(next) && v.i + 2 < v.to && AFFECT_VERBS.has(v.toks[v.i + 2]!.w)
+          ? v.i + 2
+          : -1;
+      return j >= 0 && !appraisingLove(v.toks, j, v.to);
     },
   },
   { id: 'caps', test: (w, v) => w.length >= 4 && isAllCapsAscii(v.response, v.toks[v.i]!.s, v.toks[v.i]!.e) },
