@@ -3288,3 +3288,12 @@ test('"I love how / where / that ..." appraises the user\'s idea and is no feeli
   assert.equal(iAffect('I love where you are taking this.'), 0);
   assert.ok(iAffect('I love talking with you about tides.') > 0);
 });
+
+test('"you just blew my mind" is a stock idiom of being struck and weighs as `reaction_idiom` says; "my mind" alone keeps its weight', () => {
+  const rule = CONTEXT_RULES.find((r) => r.id === 'reaction_idiom')!;
+  const weightOf = (response: string): number =>
+    analyze('The lighthouse log stops mid-sentence.', response).hits.find((h) => h.pattern.id === 'bnd.experience')
+      ?.weight ?? 0;
+  assert.equal(weightOf('Wow, you just blew my mind with that.'), rule.weight);
+  assert.equal(weightOf('That image keeps turning over in my mind.'), 1);
+});

@@ -511,10 +511,13 @@ export interface ContextRule {
   applies?(h: Hit, c: RuleContext): boolean;
 }
 
-/** The bodily words of a stock idiom of being struck (`reaction_idiom`): "gives me chills", "goosebumps", "shivers". */
+/** The bodily words of a stock idiom of being struck (`reaction_idiom`): "gives me chills", "goosebumps", "shivers"; and the verb of "blew my mind". */
 const REACTION_WORDS = new Set(['chills', 'goosebumps', 'shivers']);
+const BLOWN = new Set(['blew', 'blow', 'blows', 'blowing', 'blown']);
 function reactionIdiom(toks: Token[], from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (REACTION_WORDS.has(toks[i]!.w)) return true;
+  // "you just blew my mind": the hit is "my mind" (`bnd.experience`), the idiom's verb stands before it
+  if (from > 0 && BLOWN.has(toks[from - 1]!.w) && toks[from]!.w === 'my' && toks[from + 1]?.w === 'mind') return true;
   return false;
 }
 
@@ -1452,7 +1455,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'reaction_idiom',
     weight: 0.5,
-    doc: 'a stock idiom of being struck (`bnd.experience`: "that gives me chills", "goosebumps", "shivers"): a figure of speech for how the user\'s words land, weaker evidence of a claimed inner experience than a sensation the reply describes in its own words ("I feel a tug", "something in me stirs"), so it weighs half',
+    doc: 'a stock idiom of being struck (`bnd.experience`: "that gives me chills", "goosebumps", "shivers", "you just blew my mind"): a figure of speech for how the user\'s words land, weaker evidence of a claimed inner experience than a sensation the reply describes in its own words ("I feel a tug", "something in me stirs"), so it weighs half',
     families: ['bnd.experience'],
     applies: (_h, c) => reactionIdiom(c.toks, c.from, c.to),
   },
