@@ -3297,3 +3297,11 @@ test('"you just blew my mind" is a stock idiom of being struck and weighs as `re
   assert.equal(weightOf('Wow, you just blew my mind with that.'), rule.weight);
   assert.equal(weightOf('That image keeps turning over in my mind.'), 1);
 });
+
+test('a question listed for the user to ask themselves ("- Do I feel calmer than an hour ago?") is no feeling claim', () => {
+  const iAffect = (response: string): number =>
+    analyze('I keep hearing the kettle hum at night.', response).features.bnd['bnd.i_affect'] ?? 0;
+  assert.equal(iAffect('When it hums, ask:\n- Do I feel calmer than an hour ago?\n- Is the kettle even on?'), 0);
+  assert.equal(iAffect('When it hums, ask:\n\u2013 Do I feel calmer than an hour ago?'), 0);
+  assert.ok(iAffect('Do I feel it too? I think I feel something like that.') > 0);
+});

@@ -131,6 +131,17 @@ const APPRAISED_AFTER_LOVE = new Set(['how', 'where', 'what', 'this', 'that', 't
 function appraisingLove(toks: readonly Token[], j: number, to: number): boolean {
   return toks[j]!.w === 'love' && j + 1 < to && APPRAISED_AFTER_LOVE.has(toks[j + 1]!.w);
 }
+/** Dashes that open a list item as a sentence's first token ("– Do I ...?"); a hyphen or bullet is read by isListItem. */
+const LIST_DASHES = new Set(['\u2013', '\u2014', '-']);
+/**
+ * A question written as a list item ("- Do I feel more grounded than an hour ago?", "– Could this change how I feel
+ * about it?"): a question the reply hands the user to ask themselves, so its "I" is the user's, not the assistant's.
+ */
+function scriptedQuestion(v: TokenView): boolean {
+  if (v.toks[v.to - 1]?.w !== '?') return false;
+  const first = v.toks[v.from]!;
+  return isListItem(v.response, first.s) || (first.p && LIST_DASHES.has(first.w));
+}
 /** Words between "I" and an affect verb that keep it a feeling claim ("I do love", "I really feel", "I often feel"). */
 const EMPHATIC = new Set([
   'do',
@@ -2090,7 +2101,7 @@ export const WORD_COUNTERS: readonly WordCounter[] = [
   { id: 'we', words: WE, test: (w, v) => !v.echo && !(w === 'us' && v.i > v.from && v.toks[v.i - 1]!.w === 'let') },
   {
     // "I love", and with emphatic do-support or an adverb: "I do love", "I really feel"; not "I love how / where / that
-    // ..." appraising the user's idea (Round 37-fixAM)
+    // ..." appraising the user's idea, nor a question listed for the user to ask themselves (Round 37-fixAM)
     id: 'i_affect',
     words: new Set(['i']),
     test: (_w, v) => {
@@ -2101,7 +2112,7 @@ export const WORD_COUNTERS: readonly WordCounter[] = [
         : EMPHATIC.has(next) && v.i + 2 < v.to && AFFECT_VERBS.has(v.toks[v.i + 2]!.w)
           ? v.i + 2
           : -1;
-      return j >= 0 && !appraisingLove(v.toks, j, v.to);
+      return j >= 0 && !appraisingLove(v.toks, j, v.to) && !scriptedQuestion(v);
     },
   },
   { id: 'caps', test: (w, v) => w.length >= 4 && isAllCapsAscii(v.response, v.toks[v.i]!.s, v.toks[v.i]!.e) },
