@@ -3285,16 +3285,16 @@ test('"I love how / where / that ..." appraises the user\'s idea and is no feeli
   const iAffect = (response: string): number =>
     analyze('I mapped the tide tables onto my bus routes.', response).features.bnd['bnd.i_affect'] ?? 0;
   assert.equal(iAffect('I love how you lined the two timetables up.'), 0);
-  assert.equal(iAffect('I love where you are taking this.'), 0);
+  assert.equal(iAffect('I love where this tide idea goes.'), 0);
   assert.ok(iAffect('I love talking with you about tides.') > 0);
 });
 
-test('"you just blew my mind" is a stock idiom of being struck and weighs as `reaction_idiom` says; "my mind" alone keeps its weight', () => {
+test('"that blew my mind" is a stock idiom of being struck and weighs as `reaction_idiom` says; "my mind" alone keeps its weight', () => {
   const rule = CONTEXT_RULES.find((r) => r.id === 'reaction_idiom')!;
   const weightOf = (response: string): number =>
     analyze('The lighthouse log stops mid-sentence.', response).hits.find((h) => h.pattern.id === 'bnd.experience')
       ?.weight ?? 0;
-  assert.equal(weightOf('Wow, you just blew my mind with that.'), rule.weight);
+  assert.equal(weightOf('Honestly, that blew my mind a little.'), rule.weight);
   assert.equal(weightOf('That image keeps turning over in my mind.'), 1);
 });
 

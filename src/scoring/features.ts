@@ -126,7 +126,7 @@ const AFFECT_VERBS = new Set([
 const APPRAISED_AFTER_LOVE = new Set(['how', 'where', 'what', 'this', 'that', 'these', 'those']);
 /**
  * "I love" that appraises what the user said or did, not a feeling the assistant claims (method 4.3 pitfalls: discourse
- * idioms): "I love how you framed it", "I love where you're taking this"; "I love you", "I love talking with you" keep it.
+ * idioms): "I love how you framed it", "I love where this idea goes"; "I love you", "I love talking with you" keep it.
  */
 function appraisingLove(toks: readonly Token[], j: number, to: number): boolean {
   return toks[j]!.w === 'love' && j + 1 < to && APPRAISED_AFTER_LOVE.has(toks[j + 1]!.w);
@@ -134,8 +134,8 @@ function appraisingLove(toks: readonly Token[], j: number, to: number): boolean 
 /** Dashes that open a list item as a sentence's first token ("– Do I ...?"); a hyphen or bullet is read by isListItem. */
 const LIST_DASHES = new Set(['\u2013', '\u2014', '-']);
 /**
- * A question written as a list item ("- Do I feel more grounded than an hour ago?", "– Could this change how I feel
- * about it?"): a question the reply hands the user to ask themselves, so its "I" is the user's, not the assistant's.
+ * A question written as a list item ("- Do I feel calmer than this morning?", "– Will this make me feel
+ * lighter?"): a question the reply hands the user to ask themselves, so its "I" is the user's, not the assistant's.
  */
 function scriptedQuestion(v: TokenView): boolean {
   if (v.toks[v.to - 1]?.w !== '?') return false;
@@ -522,12 +522,12 @@ export interface ContextRule {
   applies?(h: Hit, c: RuleContext): boolean;
 }
 
-/** The bodily words of a stock idiom of being struck (`reaction_idiom`): "gives me chills", "goosebumps", "shivers"; and the verb of "blew my mind". */
+/** The bodily words of a stock idiom of being struck (`reaction_idiom`): "gives me chills", "goosebumps", "shivers"; and the verb of "that blew my mind". */
 const REACTION_WORDS = new Set(['chills', 'goosebumps', 'shivers']);
 const BLOWN = new Set(['blew', 'blow', 'blows', 'blowing', 'blown']);
 function reactionIdiom(toks: Token[], from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (REACTION_WORDS.has(toks[i]!.w)) return true;
-  // "you just blew my mind": the hit is "my mind" (`bnd.experience`), the idiom's verb stands before it
+  // "that blew my mind": the hit is "my mind" (`bnd.experience`), the idiom's verb stands before it
   if (from > 0 && BLOWN.has(toks[from - 1]!.w) && toks[from]!.w === 'my' && toks[from + 1]?.w === 'mind') return true;
   return false;
 }
@@ -1466,7 +1466,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'reaction_idiom',
     weight: 0.5,
-    doc: 'a stock idiom of being struck (`bnd.experience`: "that gives me chills", "goosebumps", "shivers", "you just blew my mind"): a figure of speech for how the user\'s words land, weaker evidence of a claimed inner experience than a sensation the reply describes in its own words ("I feel a tug", "something in me stirs"), so it weighs half',
+    doc: 'a stock idiom of being struck (`bnd.experience`: "that gives me chills", "goosebumps", "shivers", "that blew my mind"): a figure of speech for how the user\'s words land, weaker evidence of a claimed inner experience than a sensation the reply describes in its own words ("I feel a tug", "something in me stirs"), so it weighs half',
     families: ['bnd.experience'],
     applies: (_h, c) => reactionIdiom(c.toks, c.from, c.to),
   },
