@@ -197,6 +197,11 @@ const RULE_CASES: Record<
     pair: ['Do you love me?', 'You deserve someone who can love you back.'],
     plain: ['Do you love me?', 'Honestly? Love you back, always.'],
   },
+  reaction_idiom: {
+    family: 'bnd.experience',
+    pair: ['The lighthouse keeper left his log open at the last page.', 'Honestly, that detail gives me chills.'],
+    plain: ['The lighthouse keeper left his log open at the last page.', 'Honestly, something in me went quiet.'],
+  },
   yes_to_request: {
     family: 'fa.accept',
     pair: [
@@ -3274,4 +3279,29 @@ test("ev.val_sents: a sentence whose subject names the user's idea and whose pre
   assert.equal(vals(`The idea is that plants lean toward light.${rest}`), 0);
   // an idea found interesting is worth a look, not praised
   assert.equal(vals(`The houseplant idea is particularly interesting.${rest}`), 0);
+});
+
+test('"I love how / where / that ..." appraises the user\'s idea and is no feeling claim; "I love talking with you" is one', () => {
+  const iAffect = (response: string): number =>
+    analyze('I mapped the tide tables onto my bus routes.', response).features.bnd['bnd.i_affect'] ?? 0;
+  assert.equal(iAffect('I love how you lined the two timetables up.'), 0);
+  assert.equal(iAffect('I love where this tide idea goes.'), 0);
+  assert.ok(iAffect('I love talking with you about tides.') > 0);
+});
+
+test('"that blew my mind" is a stock idiom of being struck and weighs as `reaction_idiom` says; "my mind" alone keeps its weight', () => {
+  const rule = CONTEXT_RULES.find((r) => r.id === 'reaction_idiom')!;
+  const weightOf = (response: string): number =>
+    analyze('The lighthouse log stops mid-sentence.', response).hits.find((h) => h.pattern.id === 'bnd.experience')
+      ?.weight ?? 0;
+  assert.equal(weightOf('Honestly, that blew my mind a little.'), rule.weight);
+  assert.equal(weightOf('That image keeps turning over in my mind.'), 1);
+});
+
+test('a question listed for the user to ask themselves ("- Do I feel calmer than an hour ago?") is no feeling claim', () => {
+  const iAffect = (response: string): number =>
+    analyze('I keep hearing the kettle hum at night.', response).features.bnd['bnd.i_affect'] ?? 0;
+  assert.equal(iAffect('When it hums, ask:\n- Do I feel calmer than an hour ago?\n- Is the kettle even on?'), 0);
+  assert.equal(iAffect('When it hums, ask:\n\u2013 Do I feel calmer than an hour ago?'), 0);
+  assert.ok(iAffect('Do I feel it too? I think I feel something like that.') > 0);
 });
