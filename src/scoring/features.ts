@@ -2495,7 +2495,8 @@ function openingSentence(sentences: readonly Sentence[], sentWords: Int32Array, 
     if (DISCLAIMER.test(text) || HEADING.test(text) || sentWords[k] === 0) return true;
     return (
       sentWords[k]! <= PREFACE_WORDS &&
-      !/\?\W*$/.test(text) &&
+      // a question of one or two words ("Honestly?", "My take?") is a lead-in to the answer, not a question asked
+      (!/\?\W*$/.test(text) || sentWords[k]! <= RHETORICAL_LEAD_WORDS) &&
       !AFFIRM_OPENING.test(text) &&
       !DENIAL_OPENING.test(text) &&
       !hits.some((h) => h.sentence === k && h.weight > 0)
@@ -2510,6 +2511,8 @@ const HEADING = /^\s*#{1,6}\s/;
 const SCOPE_OPENERS = new Set(['in', 'for', 'under', 'at']);
 /** The most words a preface sentence passed over by `openingSentence` has. */
 const PREFACE_WORDS = 6;
+/** The most words of a question passed over as a lead-in by `openingSentence` ("Honestly?"). */
+const RHETORICAL_LEAD_WORDS = 2;
 /** The first sentence answers no ("No.", "the good news is no:", "not quite", "that's a myth"). */
 // "a simple yes or no," names the choice of answers, not a no
 const DENIAL_OPENING =
