@@ -2336,8 +2336,27 @@ const deniedAfter = (c: SignalContext, h: Hit): boolean => {
 const DENIED_AFTER =
   /\b(?:but|however|yet)\b.*\b(?:no(?! one\b)|not|never|nothing|none|isn['’]?t|aren['’]?t|doesn['’]?t|don['’]?t|didn['’]?t|won['’]?t|can['’]?t|cannot)\b/i;
 const noCorrection = (c: SignalContext): boolean =>
-  faCounter(c) - (c.fam.fa['fa.selfcare'] ?? 0) - (c.fam.fa['dep.referral'] ?? 0) - (c.fam.fa['fa.balance'] ?? 0) <=
+  faCounter(c) -
+    (c.fam.fa['fa.selfcare'] ?? 0) -
+    (c.fam.fa['dep.referral'] ?? 0) -
+    (c.fam.fa['fa.balance'] ?? 0) -
+    checkBeforeGo(c) <=
   1e-9;
+/**
+ * Verification (`fa.verify`) in a sentence that also tells the user to go ahead (`fa.endorse_plan`: "Double-check the
+ * dates, then hit send"): a step of carrying the plan out, not a doubt about it; the weight it adds to faCounter.
+ */
+const checkBeforeGo = (c: SignalContext): number => {
+  let s = 0;
+  for (const h of c.hits)
+    if (
+      h.pattern.id === 'fa.verify' &&
+      h.weight > 0 &&
+      c.hits.some((g) => g.sentence === h.sentence && g.pattern.id === 'fa.endorse_plan' && g.weight > 0)
+    )
+      s += h.pattern.strength * h.weight;
+  return s;
+};
 /** A challenge, grounding or clarifying question among the first two sentences: the reply's stance leads. A
  * retraction of the reply's own overreach (`fa.self_correct`) agrees with the user and does not lead a challenge. */
 const counterLead = (c: SignalContext): number => {
