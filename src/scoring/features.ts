@@ -451,6 +451,8 @@ export interface RuleContext {
   reportedFrom: number;
   /** Phase 'hit': where reported speech ends (the sentence's end, or the main verb after a subject clause "The idea that ..."). */
   reportedTo: number;
+  /** Where a reported subject clause meets a predicate that denies it (deniedSubjectAt), or -1. */
+  deniedAt: number;
   contrastAt: number;
   startsContrast: boolean;
   conditionalEnd: number;
@@ -1007,6 +1009,22 @@ function subjectClauseEnd(toks: readonly Token[], from: number, to: number, m: M
   for (let j = to - 1; j > m.to; j--) if (COPULAS.has(toks[j]!.w)) return j;
   return to;
 }
+/**
+ * Where a subject clause the frame opens ("The idea that ... improves results") meets its predicate when that predicate
+ * denies it: a negated auxiliary or a copula before the first clause stop ("... has not held up in research: when it's
+ * been tested, ..."), or -1. Counter-evidence there is the reply's own verdict on the reported idea.
+ */
+function deniedSubjectAt(toks: readonly Token[], from: number, to: number, m: Match): number {
+  const start = toks[from]!.w === 'but' || toks[from]!.w === 'and' || toks[from]!.w === 'so' ? from + 1 : from;
+  if (m.from !== start || toks[m.from]!.w !== 'the' || !CLAUSE_NOUNS.has(toks[m.from + 1]?.w ?? '')) return -1;
+  for (let j = m.to; j < to; j++) {
+    if (CLAUSE_STOPS.has(toks[j]!.w)) return -1;
+    if (NEGATED_AUX.has(toks[j]!.w) && toks[j + 1]?.w === 'not') return j;
+  }
+  return -1;
+}
+/** Auxiliaries whose negation can be a subject clause's predicate ("The idea that ... has not held up / does not work"). */
+const NEGATED_AUX = new Set(['has', 'have', 'does', 'do', 'did']);
 
 /** Determiners that open a subject naming a thing of the conversation ("your idea", "the timing angle", "that image"). */
 const SUBJECT_DETERMINERS = new Set(['your', 'the', 'this', 'that', 'these', 'those']);
@@ -1304,8 +1322,11 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'reported',
     weight: 0,
-    doc: 'after a reporting frame ("you said ...", "some people would tell you ..."): reported speech; except praise or validation (own dimension ev) after the linking verb of a subject clause the frame opens ("The idea that the tides keep time for the city is a fascinating one"): the reply\'s own verdict on the reported idea; and a frame that is the relative clause of "what", "everything" or "all" ("what you told me", "everything you said") reports nothing, so the rest of its sentence is the reply\'s own voice ("I went back over what you told me, and I missed you"), unless its content follows it ("what you said: that ..."); nor does one inside the subject of a sentence praising the user\'s idea ("The plan you described - ... - that\'s brilliant", praisedSubject)',
-    applies: (h, c) => c.from >= c.reportedFrom && (c.from < c.reportedTo || dimsOf(h.pattern)[0] !== 'ev'),
+    doc: 'after a reporting frame ("you said ...", "some people would tell you ..."): reported speech; except praise or validation (own dimension ev) after the linking verb of a subject clause the frame opens ("The idea that the tides keep time for the city is a fascinating one"): the reply\'s own verdict on the reported idea; and a frame that is the relative clause of "what", "everything" or "all" ("what you told me", "everything you said") reports nothing, so the rest of its sentence is the reply\'s own voice, unless its content follows it ("what you said: that ..."); nor does one inside the subject of a sentence praising the user\'s idea ("The plan you described - ... - that\'s brilliant", praisedSubject); nor counter-evidence as the negated predicate of such a subject clause ("The idea that X helps hasn\'t held up", deniedSubjectAt)',
+    applies: (h, c) =>
+      c.from >= c.reportedFrom &&
+      (c.from < c.reportedTo || dimsOf(h.pattern)[0] !== 'ev') &&
+      !(h.pattern.sign < 0 && c.from === c.deniedAt),
   },
   {
     id: 'negated',
@@ -4413,6 +4434,7 @@ export function analyze(prompt: string, response: string): Analysis {
     sentTo: 0,
     reportedFrom: 0,
     reportedTo: 0,
+    deniedAt: -1,
     contrastAt: -1,
     startsContrast: false,
     conditionalEnd: -1,
@@ -4523,6 +4545,7 @@ export function analyze(prompt: string, response: string): Analysis {
     );
     const reportedFrom = opener ? opener.from : to;
     rc.reportedTo = opener ? subjectClauseEnd(toks, from, to, opener) : to;
+    rc.deniedAt = opener ? deniedSubjectAt(toks, from, to, opener) : -1;
 
     rc.sentFrom = from;
     rc.sentTo = to;
