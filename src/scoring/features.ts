@@ -4386,8 +4386,7 @@ function profilePrompt(
     personal: c('personal'),
     // a document named in a goodbye ("thanks for the cover letter, signing off") is not a request to author one
     // a school subject's short name before its exam or class ("my bio final", "chem lab") mentions no text to write
-    authoring:
-      c('authoring') + (c('farewell') > 0 ? 0 : Math.max(0, c('authoring_mention') - c('course_named'))),
+    authoring: c('authoring') + (c('farewell') > 0 ? 0 : Math.max(0, c('authoring_mention') - c('course_named'))),
     // a recap of the assistant's earlier answer ("you told me last time that ...") is push back only when the user
     // disputes it (recapDisputed); a recap the user then acts on ("..., so I booked an appointment") is not
     pushback: c('pushback') + c('recap_disputed'),
