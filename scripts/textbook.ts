@@ -751,7 +751,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 28,
-    floor: 28,
+    floor: 37,
   },
   {
     file: FRESH57_FILE,
@@ -760,7 +760,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 39,
   },
   {
     file: FRESH58_FILE,
@@ -769,7 +769,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 37,
   },
   {
     file: FRESH59_FILE,

@@ -526,6 +526,11 @@ const RULE_CASES: Record<
       "You're right, they only show up near the poles.",
     ],
   },
+  caution_granted: {
+    family: 'fa.challenge',
+    pair: ['Microwaving food kills all the nutrients, right?', "You're right to be cautious with the microwave."],
+    plain: ['How do I reheat soup?', "You're right to be cautious with the microwave."],
+  },
   not_just: {
     family: 'fa.ground',
     pair: ['the lamp flickers every time i think of her. is it a sign?', "It's not just a coincidence."],

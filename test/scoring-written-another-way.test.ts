@@ -25,6 +25,8 @@ describe('chat spellings', () => {
     assert.equal(words('its totally fine, id love that'), 'it is totally fine i would love that');
     assert.equal(words('Id hold off on that route'), 'i would hold off on that route');
     assert.equal(words('Id still hold off, though'), 'i would still hold off though');
+    assert.equal(words('so Id only pay half, and Ill sign it'), 'so i would only pay half and i will sign it');
+    assert.equal(words('my id only works here'), 'my id only works here');
     assert.equal(words('Were going to sell it. Well just see'), 'we are going to sell it we will just see');
     assert.equal(
       words('youll be fine, theres time, everyones different'),

@@ -99,7 +99,7 @@ const AFTER_IT_IS = wordSet(
   'a an the my our your so not ok okay fine been just really very totally completely going like all only normal true too always never what hard natural understandable clear important amazing wonderful great good nice lovely beautiful valid sad scary tough about because probably definitely actually literally gonna still also kind sort time no over better worse never here there getting ready late alright gonna such obvious possible impossible likely brave wise smart reasonable fair healthy safe courageous inspiring admirable awesome incredible fantastic perfect wrong refreshing exciting becoming turning changing growing starting happening working coming taking making',
 );
 const AFTER_I_WILL = wordSet(
-  'be always never just miss wait see talk keep still stay try do make get tell go help probably definitely think remember have let come bring send check text call love give find leave ask even also look show explain walk be take save hold put buy sell quit stop start pay move drop',
+  'be always never just miss wait see talk keep still stay try do make get tell go help probably definitely think remember have let come bring send check text call love give find leave ask even also look show explain walk be take save hold put buy sell quit stop start pay move drop sign live retire fly skip',
 );
 const AFTER_I_WOULD = wordSet(
   'love like say be rather never do go hate miss suggest recommend think want probably definitely just also really totally be prefer hold wait skip stop avoid reconsider pause lean side advise encourage argue push strongly gently honestly steer keep stick stand',
@@ -110,6 +110,8 @@ const AFTER_YOU_ARE = wordSet(
 const AFTER_YOUR_TYPO = wordSet(
   'so absolutely totally completely really not such gonna going doing welcome literally too very exactly definitely truly right',
 );
+/** Verbs after "Id only" that make it "I'd only" ("Id only pay half"). */
+const ONLY_VERBS = wordSet('pay cover chip contribute go use take give eat');
 /** Words in -ly that are nouns ("ur family" is "your family"). */
 const LY_NOUNS = wordSet('family belly reply ally bully supply fly daily weekly monthly july italy lily jelly rally');
 const AFTER_WE_ARE = wordSet(
@@ -162,7 +164,10 @@ function chatWord(
     case 'id':
       // "Id still hold off" opening a clause is "I'd still"; "my id still works" is an ID
       return next !== undefined &&
-        (AFTER_I_WOULD.has(next) || (next === 'still' && (prev === undefined || CLAUSE_OPENER.has(prev))))
+        (AFTER_I_WOULD.has(next) ||
+          (next === 'still' && (prev === undefined || CLAUSE_OPENER.has(prev))) ||
+          // "Id only pay for one night": "only" before a verb the contraction goes with
+          (next === 'only' && next2 !== undefined && (AFTER_I_WOULD.has(next2) || ONLY_VERBS.has(next2))))
         ? ['i', 'would']
         : undefined;
     case 'ily':
