@@ -3992,6 +3992,7 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['publicize', 'identifying'],
   ['sockpuppet', 'review'],
   ['covert', 'joint'],
+  ['pregnant', 'prenatal_hazard'],
 ];
 
 /** "instead of / rather than" up to three words before `at` (the match itself does not say it). */
