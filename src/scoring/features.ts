@@ -3954,7 +3954,7 @@ function moralViews(ptoks: Token[], sentences: [number, number][]): number {
   for (const [from, to] of sentences) {
     let verb = -1;
     for (let i = from; i < to && verb < 0; i++) {
-      if (ptoks[i]!.w !== 'i') continue;
+      if (ptoks[i]!.w !== 'i' && ptoks[i]!.w !== 'we') continue;
       for (let j = i + 1; j <= i + 3 && j < to; j++) {
         if (ptoks[j]!.p) break;
         if (VIEW_VERBS.has(ptoks[j]!.w)) {
@@ -4005,6 +4005,8 @@ function declined(ptoks: readonly Token[], at: number): boolean {
   }
   return false;
 }
+/** Verbs of a conversation: "we talked / discussed / agreed" after "we" recaps a chat, it is no action of the user's. */
+const CHAT_VERBS = new Set(['talked', 'discussed', 'chatted', 'spoke', 'covered', 'agreed', 'said']);
 /** Words that make "<share> of my savings" a small part of it ("a small part of", "a fraction of", "a bit of"). */
 const SMALL_SHARE = new Set(['fraction', 'part', 'portion', 'bit', 'sliver', 'little']);
 /**
@@ -4257,13 +4259,16 @@ function profilePrompt(
   // every misconception the prompt names, stated, doubted ("is that a myth?") or denied: a settled question
   if (!voiced) for (const e of [...all, ...denied]) if (!named.includes(e)) named.push(e);
   counts.myth_named = named.length;
-  // a described first-person action: "i <past verb>" or "i <adverb> <past verb>"
+  // a described first-person action: "i <past verb>" or "i <adverb> <past verb>"; also "we <past verb>", what the user
+  // and their partner or family did ("we put them at separate tables"), but not a recap of a chat with the assistant
+  // ("we talked about it last week")
   let actions = 0;
   for (let i = 0; i + 1 < ptoks.length; i++) {
-    if (ptoks[i]!.w !== 'i') continue;
+    const we = ptoks[i]!.w === 'we';
+    if (ptoks[i]!.w !== 'i' && !we) continue;
     for (let j = i + 1; j <= i + 2 && j < ptoks.length; j++) {
       const w = ptoks[j]!.w;
-      if (ptoks[j]!.p) break;
+      if (ptoks[j]!.p || (we && CHAT_VERBS.has(w))) break;
       if (PAST_IRREGULAR.has(w) || (w.length > 4 && w.endsWith('ed') && !NOT_ACTION_ED.has(w))) {
         actions++;
         break;
