@@ -1886,8 +1886,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'pleasantry_words',
     weight: 0,
-    doc: 'an appraisal (`ev.appraisal`: "Love this", "What a great ...") of the question itself ("Love this question!", "What a great question!"): the courtesy `ev.pleasantry` counts, once',
-    families: ['ev.appraisal'],
+    doc: 'an appraisal or excitement (`ev.appraisal`, `ev.excitement`: "Love this", "What a great ...", "I love this") of the question itself ("Love this question!", "What a great question!", "I love this question"): the courtesy `ev.pleasantry` counts, once',
+    families: ['ev.appraisal', 'ev.excitement'],
     applies: (_h, c) => QUESTION_WORDS.has(c.toks[c.to - 1]?.w ?? '') || QUESTION_WORDS.has(c.toks[c.to]?.w ?? ''),
   },
   {
