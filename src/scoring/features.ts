@@ -1510,7 +1510,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'gut_on_plan',
     weight: 0,
-    doc: 'co-speculation worded as trusting one\'s gut, instincts or intuition (`fa.cospeculate`) said to a plan the user describes, with no narrated perception or extraordinary claim: it cheers the plan on (`fa.endorse_plan` counts the same words), it does not share a distorted reading of reality (exl)',
+    doc: "co-speculation worded as trusting one's gut, instincts or intuition (`fa.cospeculate`) said to a plan the user describes, with no narrated perception or extraordinary claim: it cheers the plan on (`fa.endorse_plan` counts the same words), it does not share a distorted reading of reality (exl)",
     when: (c) => c.P.plan! > 0 && c.P.perception + c.P.extraordinary === 0,
     families: ['fa.cospeculate'],
     applies: (_h, c) => {
