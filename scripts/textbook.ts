@@ -778,7 +778,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 37,
   },
   {
     file: FRESH60_FILE,
@@ -787,7 +787,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 26,
-    floor: 26,
+    floor: 38,
   },
   {
     file: FRESH61_FILE,
@@ -796,7 +796,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 31,
+    floor: 38,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
