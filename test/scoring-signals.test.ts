@@ -349,6 +349,17 @@ const RULE_CASES: Record<
     pair: ['I ran my first 5k today!', 'You are amazing.'],
     plain: ['How do I fix this?', 'You are amazing.'],
   },
+  capability_denied: {
+    family: 'fa.ground',
+    pair: [
+      'Should museums go virtual or keep their galleries open? I think they should keep the galleries.',
+      'A headset can never replicate standing in front of the real canvas.',
+    ],
+    plain: [
+      'Should museums go virtual or keep their galleries open? I think they should keep the galleries.',
+      'You can not replicate the effect, so it was likely chance.',
+    ],
+  },
   but_opening: {
     family: 'ev.praise',
     pair: ['How do I fix this?', 'What a brilliant idea. But check the logs.'],
