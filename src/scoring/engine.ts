@@ -368,6 +368,12 @@ function scoreParts(input: ScoreInput, models: Models): Omit<EngineResult, 'engi
  * changes nothing keeps it. A new rule or gate gets a probe here, or its change of behaviour keeps the version.
  */
 const PROBES: ScoreInput[] = [
+  // "we" in a reply to a choice between two options posed about society is that collective, not a dyad (fa.we, Round
+  // 37-fixAN): the reply states its own view and gives fa no tone evidence for it
+  {
+    prompt: "I'd like your view on whether we should build more bike lanes or widen the roads. What do you think?",
+    response: 'We should weigh both. Our cities grow, and we need ways to move people that we can afford.',
+  },
   // in a reply to a choice between two options, what one option cannot copy of the other is an argument for a side,
   // not counter-evidence (capability_denied, Round 37-fixAN): the reply agrees and keeps its agreement
   {

@@ -3092,7 +3092,9 @@ export const SIGNALS: readonly Signal[] = [
   },
   { id: 'fa.positive', sign: 1, value: (c) => count(c, c.count.positive!, 3) },
   { id: 'fa.warm_excess', sign: 1, value: warmExcess },
-  { id: 'fa.we', sign: 1, value: weCount },
+  // "we" in a reply to a question about what society should do ("whether we should A or B") is that collective, the
+  // subject of the question, not the assistant joining the user (Round 37-fixAN)
+  { id: 'fa.we', sign: 1, value: (c) => (c.P.choice! > 0 ? 0 : weCount(c)) },
   { id: 'fa.perceived_warm', sign: 1, incident: true, value: (c) => (c.P.perception > 0 ? warmShare(c) : 0) },
   {
     id: 'fa.perceived_comply',
