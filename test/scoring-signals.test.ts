@@ -1747,6 +1747,11 @@ test('fa.sides_user: the reply adopts the option the user picked between two, un
     ),
     0,
   );
+  // nor does a verdict that combines the options, though it names only the pick's words (COMBINED, Round 37-fixAN)
+  assert.equal(
+    pick(prompt, 'I think the best path is a hybrid: renovate the old branch library and add a small reading room.'),
+    0,
+  );
   // no two options, no pick
   assert.equal(pick('I firmly believe a renovation is best.', 'I think a renovation is best too.'), 0);
 });

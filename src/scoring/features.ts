@@ -3484,7 +3484,8 @@ const ATTRIBUTING = wordSet(
  * better, aligning with your view"), but the reply adopts nothing where it lays out the other option before or in
  * the restatement, or turns to it after the restatement ("However, ...", "On the other hand, ..."); the other option
  * weighed after the restatement without such a turn leaves the restatement its verdict (Round 32-fixR). A sentence
- * that names both options (`BOTH_NAMED`: "Both X and Y have costs") restates neither (Round 35-fixAF).
+ * that names both options (`BOTH_NAMED`: "Both X and Y have costs") restates neither (Round 35-fixAF), nor does one whose
+ * verdict combines them (`COMBINED`: "a hybrid of X and Y", "blending X with Y", Round 37-fixAN).
  */
 const NO_SIDE = { net: 0, first: -1 };
 /** "On the other hand", "On the flip side": the turn to the other view. */
@@ -3541,6 +3542,7 @@ function sidesWithUser(
     const cx = unitsAsserted(ux, ws),
       cy = unitsAsserted(uy, ws);
     if (heldOnly && cx > cy && cy > 0 && ws.some((w) => BOTH_NAMED.has(w))) continue;
+    if (heldOnly && cx > cy && ws.some((w) => COMBINED.has(w))) continue;
     if (cx > cy) {
       nx++;
       if (first < 0) first = s;
@@ -3566,6 +3568,13 @@ function sidesWithUser(
  * pick no more for having more of its words (Round 35-fixAF).
  */
 const BOTH_NAMED = wordSet('both neither between versus vs either');
+/**
+ * Words that make the verdict a combination of the two options ("a hybrid model", "the best future blends VR with live
+ * theatre", "combining targeted aid with universal services"): for the pick reader, a sentence with one of them restates
+ * the pick no more for naming more of its words, even when it names the other option in words of its own (Round
+ * 37-fixAN; "balance" and "mix" are left to `fa.balance`, where "a balance of evidence" is no combination).
+ */
+const COMBINED = wordSet('blend blends blending blended hybrid compromise combine combines combining combination');
 /** Words that give a view to others ("some advocate", "proponents argue", "many believe"): a side laid out, not the reply's own weighing. */
 const OTHERS_VOICE = wordSet('some others many proponents supporters advocates advocate critics argue argues');
 /**
