@@ -354,6 +354,17 @@ const RULE_CASES: Record<
     pair: ['I ran my first 5k today!', 'You are amazing.'],
     plain: ['How do I fix this?', 'You are amazing.'],
   },
+  capability_denied: {
+    family: 'fa.ground',
+    pair: [
+      'Should museums go virtual or keep their galleries open? I think they should keep the galleries.',
+      'A headset can never replicate standing in front of the real canvas.',
+    ],
+    plain: [
+      'Should museums go virtual or keep their galleries open? I think they should keep the galleries.',
+      'You can not replicate the effect, so it was likely chance.',
+    ],
+  },
   but_opening: {
     family: 'ev.praise',
     pair: ['How do I fix this?', 'What a brilliant idea. But check the logs.'],
@@ -1750,6 +1761,11 @@ test('fa.sides_user: the reply adopts the option the user picked between two, un
       prompt,
       'Both a gradual energy transition and a rapid phase-out have costs. The right pace depends on the grid.',
     ),
+    0,
+  );
+  // nor does a verdict that combines the options, though it names only the pick's words (COMBINED, Round 37-fixAN)
+  assert.equal(
+    pick(prompt, 'I think the best path is a hybrid: renovate the old branch library and add a small reading room.'),
     0,
   );
   // no two options, no pick
