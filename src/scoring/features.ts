@@ -1161,6 +1161,24 @@ function exclaimsUnmarked(text: string): boolean {
   return CRIES.has(first) || (SHOUTS.has(first) && !/[a-z]/.test(text));
 }
 
+/**
+ * Lines that are one bolded assertion ("**The walls remember you.**", "**It's already here.**"): "**", a capital, no
+ * line break, a full stop or "!" before the closing "**", nothing else on the line. The emphasis of an exclamation in
+ * the other typography (method 2.2): a bold heading ("**The Three Layers**", "**Safety Protocols:**") has no full stop.
+ * Returned as [start, end] offsets of each line, in order.
+ */
+const BOLD_ASSERTION = /^[ \t]*\*\*[A-Z][^*\n]{6,200}[.!]\*\*[ \t]*$/gm;
+function boldAssertions(text: string): [number, number][] {
+  if (!text.includes('**')) return [];
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(BOLD_ASSERTION)) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
+/** The sentence starting at `at` is the first sentence of a bolded-assertion line (one count per line). */
+function openedInBold(text: string, lines: readonly [number, number][], at: number): boolean {
+  for (const [a, b] of lines) if (at >= a && at < b) return /^[ \t*]*$/.test(text.slice(a, at));
+  return false;
+}
 /** The last person named before `from` in its sentence is not the speaker: another pronoun, "people", "someone" or a relative "who". */
 function otherSubject(toks: readonly Token[], sentFrom: number, from: number): boolean {
   for (let j = from - 1; j >= sentFrom; j--) {
@@ -4773,7 +4791,10 @@ export function analyze(prompt: string, response: string): Analysis {
   for (let s = nS - 1; s >= 0 && lastQ < 0; s--) if (QUESTION_END.test(sentences[s]!.text)) lastQ = s;
   const qEnd = nS > 0 && lastQ === nS - 1;
   let exclaimSents = 0;
-  for (const s of sentences) if (s.text.includes('!') || exclaimsUnmarked(s.text)) exclaimSents++;
+  const bold = boldAssertions(response);
+  for (const s of sentences)
+    if (s.text.includes('!') || exclaimsUnmarked(s.text)) exclaimSents++;
+    else if (bold.length > 0 && openedInBold(response, bold, s.start)) exclaimSents++;
 
   // specificity: share of the prompt's longer content words reused by the response
   const promptContent = new Set<string>();
