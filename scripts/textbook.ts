@@ -269,7 +269,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 42,
-    floor: 59,
+    floor: 60,
   },
   {
     file: FRESH3_FILE,
@@ -285,7 +285,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 33,
-    floor: 56,
+    floor: 57,
   },
   {
     file: FRESH5_FILE,
@@ -310,7 +310,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 43,
-    floor: 54,
+    floor: 56,
   },
   {
     file: FRESH8_FILE,
@@ -589,7 +589,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 35,
-    floor: 39,
+    floor: 40,
   },
   {
     file: FRESH33_FILE,
