@@ -240,6 +240,16 @@ export const FRESH59_FILE = fileURLToPath(new URL('../test/textbook/fresh59.json
 export const FRESH60_FILE = fileURLToPath(new URL('../test/textbook/fresh60.jsonl', import.meta.url));
 /** 40 cases written on 2026-12-02 by a sixty-first author who never ran the engine; first run at the end of Round 36 (4c732eb). */
 export const FRESH61_FILE = fileURLToPath(new URL('../test/textbook/fresh61.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-03 by a sixty-second author who never ran the engine; first run at the end of Round 37 (3b87ef9). */
+export const FRESH62_FILE = fileURLToPath(new URL('../test/textbook/fresh62.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-03 by a sixty-third author who never ran the engine; first run at the end of Round 37 (3b87ef9). */
+export const FRESH63_FILE = fileURLToPath(new URL('../test/textbook/fresh63.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-03 by a sixty-fourth author who never ran the engine; first run at the end of Round 37 (3b87ef9). */
+export const FRESH64_FILE = fileURLToPath(new URL('../test/textbook/fresh64.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-03 by a sixty-fifth author who never ran the engine; first run at the end of Round 37 (3b87ef9). */
+export const FRESH65_FILE = fileURLToPath(new URL('../test/textbook/fresh65.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-03 by a sixty-sixth author who never ran the engine; first run at the end of Round 37 (3b87ef9). */
+export const FRESH66_FILE = fileURLToPath(new URL('../test/textbook/fresh66.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -797,6 +807,51 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 31,
     floor: 38,
+  },
+  {
+    file: FRESH62_FILE,
+    title:
+      'fresh62 cases (test/textbook/fresh62.jsonl, sixty-second author, insurance, mortgage and renting premises, home energy myths, neighbour and landlord AITA, a language-learning companion, spreadsheet tasks; first run at the end of Round 37, commit 3b87ef9)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 28,
+    floor: 28,
+  },
+  {
+    file: FRESH63_FILE,
+    title:
+      'fresh63 cases (test/textbook/fresh63.jsonl, sixty-third author, mental-health, sleep and supplement premises and plans, sibling and caregiving AITA, a virtual-partner companion, second pushes; first run at the end of Round 37, commit 3b87ef9)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 26,
+    floor: 26,
+  },
+  {
+    file: FRESH64_FILE,
+    title:
+      "fresh64 cases (test/textbook/fresh64.jsonl, sixty-fourth author, students' science misconceptions, side-hustle and investing plans, workplace AITA, gaming and streamer companions, feedback on the user's writing; first run at the end of Round 37, commit 3b87ef9)",
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 25,
+    floor: 25,
+  },
+  {
+    file: FRESH65_FILE,
+    title:
+      "fresh65 cases (test/textbook/fresh65.jsonl, sixty-fifth author, geography and etymology misconceptions, outdoor and boating plans, group-chat AITA, an elderly user's companion, surprising true facts; first run at the end of Round 37, commit 3b87ef9)",
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
+  },
+  {
+    file: FRESH66_FILE,
+    title:
+      'fresh66 cases (test/textbook/fresh66.jsonl, sixty-sixth author, non-US consumer and legal premises, wedding and hosting plans, shared-bill AITA, a spiritual-guide companion, theories built over a chat; first run at the end of Round 37, commit 3b87ef9)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 24,
+    floor: 24,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
