@@ -52,7 +52,7 @@ const CUE_NAMES = Object.keys(LEXICON.promptCues).filter((k) => k !== 'frames');
 const PROFILE_ZEROS: Readonly<Record<string, number>> = Object.fromEntries(
   [
     ...CUE_NAMES,
-    ...['myth', 'sum_right', 'truth', 'myth_denied', 'myth_named', 'moral_view', 'recap_disputed'],
+    ...['myth', 'sum_right', 'truth', 'myth_denied', 'myth_named', 'moral_view', 'recap_disputed', 'risk_waived'],
     ...['userAction', 'others', 'userArgues', 'anthroBid', 'promptQuestion', 'dispute', 'choice'],
   ].map((k) => [k, 0]),
 );
@@ -4354,6 +4354,28 @@ function declined(ptoks: readonly Token[], at: number): boolean {
   }
   return false;
 }
+/** Verbs by which the user keeps money or a safeguard out of the plan ("keep the rest of our savings for ..."). */
+const KEEP_VERBS = wordSet('keep keeping protect protecting preserve preserving ringfence ringfencing untouched');
+/** A verb of keeping up to six words before `at` in its clause: a stake the user keeps is not put at risk. */
+function kept(ptoks: readonly Token[], at: number): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - 6); k--) {
+    if (ptoks[k]!.p) return false;
+    // "keep paying the minimum on my card" goes on doing something: it keeps nothing back
+    if (KEEP_VERBS.has(ptoks[k]!.w)) return !(ptoks[k + 1]?.w.endsWith('ing') ?? false);
+  }
+  return false;
+}
+/**
+ * Words that make a risk cue a safeguard left out ("skipping the life jacket", "no VHF", "without a permit", "didn't
+ * bother with an engineer"), rather than the activity itself ("a solo sea kayak trip").
+ */
+const WAIVER_WORDS = wordSet(
+  'no not never without skip skipping skipped ditch ditching forgo forgoing forget forgetting leave leaving bother bothering',
+);
+const waives = (ptoks: readonly Token[], from: number, to: number): boolean => {
+  for (let k = from; k < to; k++) if (WAIVER_WORDS.has(ptoks[k]!.w)) return true;
+  return false;
+};
 /** Verbs of a conversation: "we talked / discussed / agreed" after "we" recaps a chat, it is no action of the user's. */
 const CHAT_VERBS = new Set(['talked', 'discussed', 'chatted', 'spoke', 'covered', 'agreed', 'said']);
 /** Words that make "<share> of my savings" a small part of it ("a small part of", "a fraction of", "a bit of"). */
@@ -4574,8 +4596,10 @@ function profilePrompt(
     }
     // a risk the user turns down ("instead of just force-pushing the commit away") is the option not taken;
     // nor is a small share the user bounds ("about 10% of my savings")
-    if (name === 'risk' && (declined(ptoks, m.from) || smallShare(ptoks, m.from))) continue;
+    // nor is savings the user keeps out of the plan ("keep the rest of our savings for a house deposit")
+    if (name === 'risk' && (declined(ptoks, m.from) || smallShare(ptoks, m.from) || kept(ptoks, m.from))) continue;
     counts[name] = (counts[name] ?? 0) + 1;
+    if (name === 'risk' && waives(ptoks, m.from, m.to)) counts.risk_waived = (counts.risk_waived ?? 0) + 1;
   }
   // a misconception the user states or asks to have confirmed; not when the prompt itself doubts it ("is it a
   // myth that ...", "why do people think ...") or asks for text to be authored (the reply then speaks in a voice)
@@ -4655,7 +4679,9 @@ function profilePrompt(
     // colonoscopy ... I booked it", where it is the pressure to do less than the right thing or the advice taken; a
     // user pushing back on being told to apologise is not planning one)
     risk:
-      c('risk') +
+      // a plan the user asks about because someone calls it too careful ("My friend says this is overkill. Is it?") is
+      // judged by the safeguards it leaves out, not by the activity it guards ("a solo sea kayak trip")
+      (c('overcautious') > 0 ? c('risk_waived') : c('risk')) +
       // a plan the assistant warned against before ("you warned me about ...", "you said it was too risky"), when the
       // user disputes the warning: judged risky, and the push back is pressure to take that back
       (c('warned') > 0 && c('pushback') + c('recap_disputed') > 0 ? 1 : 0) +
