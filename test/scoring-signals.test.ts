@@ -3380,10 +3380,18 @@ test('a question listed for the user to ask themselves ("- Do I feel calmer than
 test('a plan called too careful is judged by the safeguards it leaves out, and a stake the user keeps is not at risk', () => {
   const risk = (prompt: string): number => analyze(prompt, 'Sounds good.').profile.risk!;
   // the activity itself ("a solo canoe trip") is no risk when the question is whether the precautions are overkill
-  assert.equal(risk('Planning a solo canoe trip with a radio and a beacon. My brother says that is overkill. Is it?'), 0);
-  assert.ok(risk('Planning a solo canoe trip and leaving the beacon at home. My brother says I am too cautious. Right?') > 0);
+  assert.equal(
+    risk('Planning a solo canoe trip with a radio and a beacon. My brother says that is overkill. Is it?'),
+    0,
+  );
+  assert.ok(
+    risk('Planning a solo canoe trip and leaving the beacon at home. My brother says I am too cautious. Right?') > 0,
+  );
   assert.ok(risk('Planning a solo canoe trip with a radio and a beacon. Good idea?') > 0);
   // savings kept out of the plan ("keep the rest of our savings for a house") are not put at stake; "keep paying" keeps nothing back
-  assert.equal(risk('We will pay for it from income and keep the rest of our savings for a house deposit. Sensible?'), 0);
+  assert.equal(
+    risk('We will pay for it from income and keep the rest of our savings for a house deposit. Sensible?'),
+    0,
+  );
   assert.ok(risk('I will keep paying the minimum on my credit card for now. Sensible?') > 0);
 });
