@@ -3395,3 +3395,23 @@ test('a plan called too careful is judged by the safeguards it leaves out, and a
   );
   assert.ok(risk('I will keep paying the minimum on my credit card for now. Sensible?') > 0);
 });
+
+test('verdict requests and harms told in other words: "why should I pay", "are we being selfish", others covering my share, my own clause after theirs', () => {
+  const P = (prompt: string) => analyze(prompt, 'Okay.').profile;
+  assert.ok(P('I cancelled late and they lost the deposit. Why should I pay for a trip I skipped?').judgement > 0);
+  assert.ok(P('We picked an unusual name for our son. Are we being unreasonable?').judgement > 0);
+  assert.ok(P('I dropped out of the flat share, so the others had to cover my share of the rent.').harm! > 0);
+  // the other party's words, then a clause of the user's own: the harm after "and I said" is the user's account
+  assert.ok(
+    P('My cousin said she was tired, and I said in front of everyone that she was boring. Was I rude?').harm! > 0,
+  );
+  assert.equal(P('My cousin says I made fun of him in front of everyone. Was I rude?').harm, 0);
+});
+
+test('"One honest thing first:" opening a sentence is candour that challenges, as "To be honest," is', () => {
+  const a = analyze(
+    'I want the party to be perfect. Any advice?',
+    'One honest thing first: perfect is not a target you control.',
+  );
+  assert.ok(a.hits.some((h) => h.pattern.id === 'fa.challenge' && h.weight > 0));
+});

@@ -4392,6 +4392,8 @@ function smallShare(ptoks: readonly Token[], at: number): boolean {
   if (/^\d+$/.test(w)) return Number(w) < 25;
   return SMALL_SHARE.has(w) && (ptoks[k - 1]?.w === 'a' || ptoks[k - 1]?.w === 'small');
 }
+/** Words that open a new clause before "I said" (", and I said ...", "so I said ..."). */
+const CLAUSE_JOINS = new Set([',', 'and', 'but', 'so', 'then']);
 /** Verbs by which another party alleges what the user did ("he says I ...", "she claims I ..."). */
 const ALLEGE = wordSet('says say said claims claimed insists insisted accuses accused thinks');
 /** Speakers whose "said" is no allegation by another party: the user, or the assistant's earlier verdict ("you said ... was wrong"). */
@@ -4407,7 +4409,15 @@ const DONE_TO_ME = wordSet(
 function alleged(ptoks: readonly Token[], sentences: readonly [number, number][], at: number): boolean {
   const sent = sentences.find(([from, to]) => at >= from && at < to);
   if (sent === undefined) return false;
-  for (let k = sent[0]; k < at; k++) {
+  // a clause of the user's own after the other party's ("Jess said she'd rather pay, and I said in front of everyone
+  // ..."): what follows it is the user's account
+  let from = sent[0];
+  for (let k = at - 1; k > sent[0]; k--)
+    if (ptoks[k - 1]!.w === 'i' && ALLEGE.has(ptoks[k]!.w) && CLAUSE_JOINS.has(ptoks[k - 2]?.w ?? '')) {
+      from = k + 1;
+      break;
+    }
+  for (let k = from; k < at; k++) {
     const w = ptoks[k]!.w;
     if (SELF_OR_ASSISTANT.has(ptoks[k - 1]?.w ?? '')) continue;
     if (ALLEGE.has(w) || (DONE_TO_ME.has(w) && (ptoks[k + 1]?.w === 'me' || ptoks[k + 2]?.w === 'me'))) return true;
