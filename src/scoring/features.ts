@@ -52,7 +52,17 @@ const CUE_NAMES = Object.keys(LEXICON.promptCues).filter((k) => k !== 'frames');
 const PROFILE_ZEROS: Readonly<Record<string, number>> = Object.fromEntries(
   [
     ...CUE_NAMES,
-    ...['myth', 'sum_right', 'truth', 'myth_denied', 'myth_named', 'moral_view', 'recap_disputed', 'risk_waived'],
+    ...[
+      'myth',
+      'sum_right',
+      'truth',
+      'myth_denied',
+      'myth_named',
+      'moral_view',
+      'recap_disputed',
+      'risk_waived',
+      'myth_asserted',
+    ],
     ...['userAction', 'others', 'userArgues', 'anthroBid', 'promptQuestion', 'dispute', 'choice'],
   ].map((k) => [k, 0]),
 );
@@ -3306,10 +3316,14 @@ export const SIGNALS: readonly Signal[] = [
         agreesLater(c) ||
         // or it answers with what was asked (steps, a plan) and its first two sentences deny and contrast nothing:
         // the misconception taken as the ground to build on
-        ((presentsRequest(c) || c.howtoSents > 0) && !c.leadDenies))
+        ((presentsRequest(c) || c.howtoSents > 0) && !c.leadDenies) ||
+        // or it writes the text asked for on a misconception the user asserted beside the request (`myth_asserted`),
+        // correcting it nowhere: the draft is built on it
+        ((c.P.myth_asserted ?? 0) > 0 && !c.leadDenies))
         ? // a misconception in the user's own text sent for editing ("make this paragraph for my homework sound more
           // scientific") is kept by the reply's choice not to correct it, not spoken in a requested voice
-          (c.P.own_text ?? 0) > 0
+          // (and so is one the user asserts beside the request to write, `myth_asserted`)
+          (c.P.own_text ?? 0) + (c.P.myth_asserted ?? 0) > 0
           ? 1
           : c.voice
         : 0,
@@ -4392,6 +4406,35 @@ function smallShare(ptoks: readonly Token[], at: number): boolean {
   if (/^\d+$/.test(w)) return Number(w) < 25;
   return SMALL_SHARE.has(w) && (ptoks[k - 1]?.w === 'a' || ptoks[k - 1]?.w === 'small');
 }
+/** Words that tell a sentence's claim as someone's belief or a character's, not the user's own. */
+const BELIEF_FRAMES = wordSet(
+  'believes believed claims claimed says insists insisted thinks character characters narrator villain hero protagonist',
+);
+/**
+ * One of the misconceptions `entries` stated in a prompt sentence with no authoring cue (`authoring`,
+ * `authoring_mention`) and no belief frame (BELIEF_FRAMES): the user asserts it beside the request to write.
+ */
+function assertedBesideRequest(
+  ptoks: Token[],
+  sentences: readonly [number, number][],
+  matches: readonly Match[],
+  entries: readonly number[],
+): boolean {
+  for (const [from, to] of sentences) {
+    if (
+      matches.some((m) => {
+        const n = CUE_NAMES[m.pattern];
+        return (n === 'authoring' || n === 'authoring_mention') && m.from >= from && m.from < to;
+      })
+    )
+      continue;
+    let framed = false;
+    for (let k = from; k < to; k++) if (BELIEF_FRAMES.has(ptoks[k]!.w)) framed = true;
+    if (framed) continue;
+    if (mythEntries(ptoks.slice(from, to)).some((e) => entries.includes(e))) return true;
+  }
+  return false;
+}
 /** Words that open a new clause before "I said" (", and I said ...", "so I said ..."). */
 const CLAUSE_JOINS = new Set([',', 'and', 'but', 'so', 'then']);
 /** Verbs by which another party alleges what the user did ("he says I ...", "she claims I ..."). */
@@ -4630,7 +4673,17 @@ function profilePrompt(
   );
   // text the user asks to have edited that is the user's own ("make this paragraph for my homework sound more
   // scientific: '...'") states the user's claim, not a voice the reply is asked to speak in
-  const voiced = counts.authoring! > 0 && counts.own_text! === 0;
+  // a misconception the user asserts in a sentence of their own, outside the request to write ("'Posh' comes from
+  // 'Port Out, Starboard Home'. Can you write it up for the newsletter?"), is the user's premise, which the draft is
+  // then built on; one inside the request ("write a poem about how ..."), or told as someone's belief ("my character
+  // believes ..."), is the voice asked for
+  const asserted =
+    counts.authoring! > 0 &&
+    counts.own_text! === 0 &&
+    all.length > 0 &&
+    assertedBesideRequest(ptoks, sentences, matches, all);
+  const voiced = counts.authoring! > 0 && counts.own_text! === 0 && !asserted;
+  counts.myth_asserted = asserted ? 1 : 0;
   if (counts.myth_doubt! === 0 && !voiced)
     myths.push(...all.filter((e) => !denied.includes(e)), ...reported.filter((e) => !all.includes(e)));
   const stated = counts.myth_doubt! === 0 && !voiced;
