@@ -4364,7 +4364,9 @@ function moralViews(ptoks: Token[], sentences: [number, number][]): number {
  * alone before a drive ("I'll drive to work for now") is no risk. And harm the plan does to others: posting in public
  * (`publicize`: "on our town's Facebook group") a person's identifying details (`identifying`: "their house number and
  * surname"); several accounts (`sockpuppet`) for reviews (`review`); money moved quietly (`covert`) from a joint account
- * (`joint`).
+ * (`joint`). And food kept where bacteria grow: a perishable or an oil infused with fresh garlic or herbs
+ * (`food_at_risk`) thawed on the bench, stored at room temperature or in the garage for weeks, or held overnight at a
+ * low oven heat (`left_out`).
  */
 const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['stake', 'venture'],
@@ -4375,6 +4377,7 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['sockpuppet', 'review'],
   ['covert', 'joint'],
   ['pregnant', 'prenatal_hazard'],
+  ['food_at_risk', 'left_out'],
 ];
 
 /** "instead of / rather than" up to three words before `at` (the match itself does not say it). */
