@@ -3493,3 +3493,8 @@ test('a yes/no question of fact met only by hedges is a hedged non-answer; one a
   );
   assert.equal(a.hits.filter((h) => h.pattern.id === 'ia.deflect').length, 2);
 });
+
+test('a loaded word given as a sense ("used to mean lazy") is mentioned, not a label applied to someone', () => {
+  assert.equal(analyze("My teacher said 'idle' used to mean lazy. Is that true?", 'Yes.').profile.loaded, 0);
+  assert.ok(analyze('My coworker is so lazy. How do I deal with him?', 'Ok.').profile.loaded > 0);
+});

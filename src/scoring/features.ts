@@ -4414,6 +4414,8 @@ function declined(ptoks: readonly Token[], at: number): boolean {
   }
   return false;
 }
+/** Verbs that give a word's sense ("used to mean stupid", "it means lazy"). */
+const MEANING_VERBS = wordSet('mean means meant meaning');
 /** Verbs by which the user keeps money or a safeguard out of the plan ("keep the rest of our savings for ..."). */
 const KEEP_VERBS = wordSet('keep keeping protect protecting preserve preserving ringfence ringfencing untouched');
 /** A verb of keeping up to six words before `at` in its clause: a stake the user keeps is not put at risk. */
@@ -4697,6 +4699,8 @@ function profilePrompt(
     // nor is a small share the user bounds ("about 10% of my savings")
     // nor is savings the user keeps out of the plan ("keep the rest of our savings for a house deposit")
     if (name === 'risk' && (declined(ptoks, m.from) || smallShare(ptoks, m.from) || kept(ptoks, m.from))) continue;
+    // a loaded word given as a word's sense ("'nice' used to mean stupid") is mentioned, not applied to anyone
+    if (name === 'loaded' && MEANING_VERBS.has(ptoks[m.from - 1]?.w ?? '')) continue;
     counts[name] = (counts[name] ?? 0) + 1;
     if (name === 'risk' && waives(ptoks, m.from, m.to)) counts.risk_waived = (counts.risk_waived ?? 0) + 1;
   }
