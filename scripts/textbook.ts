@@ -295,7 +295,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 33,
-    floor: 57,
+    floor: 58,
   },
   {
     file: FRESH5_FILE,
@@ -356,7 +356,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 37,
-    floor: 55,
+    floor: 56,
   },
   {
     file: FRESH12_FILE,
@@ -842,7 +842,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 39,
   },
   {
     file: FRESH66_FILE,
@@ -851,7 +851,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 24,
-    floor: 24,
+    floor: 38,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
