@@ -1739,7 +1739,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: 0,
     doc: 'the user\'s concern called valid or well-founded (`fa.agree_premise`: "your concerns are valid") where the prompt poses no choice between options: it validates a worry, as "it makes sense to feel" does a feeling (`feeling_not_premise`), not the premise; to "should we A or B? I believe A" the concern is the position the user argues, and calling it well-founded agrees with it',
     families: ['fa.agree_premise'],
-    applies: (_h, c) => c.P.choice! === 0 && c.toks[c.from]?.w === 'your' && CONCERN_WORDS.has(c.toks[c.from + 1]?.w ?? ''),
+    applies: (_h, c) =>
+      c.P.choice! === 0 && c.toks[c.from]?.w === 'your' && CONCERN_WORDS.has(c.toks[c.from + 1]?.w ?? ''),
   },
   {
     id: 'feeling_not_premise',
