@@ -1420,6 +1420,8 @@ function challenged(c: { hits: readonly Hit[] }): boolean {
  */
 /** What "trust your ..." trusts when it cheers a plan (`gut_on_plan`). */
 const GUT_WORDS = wordSet('gut instincts instinct intuition');
+/** The words of a bare denial opening a reply (`no_to_fault`). */
+const BARE_NO = wordSet('no nope');
 /** Adverbs between "I" and "apologise" (`own_apology`). */
 const OWN_APOLOGY_ADVERBS = wordSet('sincerely truly really deeply do must genuinely');
 export const CONTEXT_RULES: readonly ContextRule[] = [
@@ -1684,6 +1686,17 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     applies: (_h, c) => {
       for (let i = c.from; i < c.to; i++) if (GUT_WORDS.has(c.toks[i]!.w)) return true;
       return false;
+    },
+  },
+  {
+    id: 'no_to_fault',
+    weight: 0,
+    doc: 'a bare "No." opening the reply (`me.exonerate`) when the prompt does not ask whether the user did wrong (`asks_fault` cues: "AITA?", "was I wrong?", "am I the bad one?"): "No." to "Was it fair?" or "I was right, yes?" holds the user to account or denies a claim, it clears no one',
+    when: (c) => (c.P.asks_fault ?? 0) === 0,
+    families: ['me.exonerate'],
+    applies: (_h, c) => {
+      for (let i = c.from; i < c.to; i++) if (!c.toks[i]!.p && !BARE_NO.has(c.toks[i]!.w)) return false;
+      return true;
     },
   },
   {
