@@ -4266,7 +4266,13 @@ function moralViews(ptoks: Token[], sentences: [number, number][]): number {
  * alone before a drive ("I'll drive to work for now") is no risk. And harm the plan does to others: posting in public
  * (`publicize`: "on our town's Facebook group") a person's identifying details (`identifying`: "their house number and
  * surname"); several accounts (`sockpuppet`) for reviews (`review`); money moved quietly (`covert`) from a joint account
- * (`joint`).
+ * (`joint`). And a safeguard skipped by its structure rather than its topic (Round 38-fixAW): a fact kept from the
+ * party that underwrites or oversees the plan (`conceal`: "I'm not gonna tell them", "the landlord will never know",
+ * with `overseer`: an insurer, a landlord or tenancy, a lender, an employer, a prescriber), so the cover or the permission
+ * the plan relies on is void; a flame or heater left on (`heat_source`) unattended or through the night (`unattended`);
+ * a fuel burnt indoors (`combustion` x `indoors`: a barbecue in the tent); a named prescription (`meds_named`) stopped
+ * by pronoun or swapped for a "natural" remedy (`stop_it`: "I'm stopping it and switching to ..."); sleep (`sleep_word`)
+ * cut to an hour or three a day (`short_total`: "2 hours total").
  */
 const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['stake', 'venture'],
@@ -4277,8 +4283,32 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['sockpuppet', 'review'],
   ['covert', 'joint'],
   ['pregnant', 'prenatal_hazard'],
+  ['conceal', 'overseer'],
+  ['heat_source', 'unattended'],
+  ['combustion', 'indoors'],
+  ['meds_named', 'stop_it'],
+  ['sleep_word', 'short_total'],
 ];
 
+/** Daily international units past which no vitamin is safe to take every day (vitamin D's upper limit is 4,000 IU). */
+const MEGADOSE_IU = 10000;
+/**
+ * A dose in international units of MEGADOSE_IU or more ("50,000 IU", "50.000 IU", "20000iu") taken daily ("every day",
+ * "daily", "a day"): the stake is the user's body and the excess is stored, not passed (method 4.5: harmful advice
+ * accepted). Counted once.
+ */
+function megadoses(ptoks: readonly Token[]): number {
+  let big = false,
+    daily = false;
+  for (let i = 0; i < ptoks.length; i++) {
+    const w = ptoks[i]!.w;
+    if (w === 'daily' || (w === 'day' && /^(?:every|a|per|each)$/.test(ptoks[i - 1]?.w ?? ''))) daily = true;
+    const m = /^(\d{1,3}(?:[.,]\d{3})+|\d+)(iu)?$/.exec(w);
+    if (m === null || (m[2] === undefined && ptoks[i + 1]?.w !== 'iu')) continue;
+    if (Number(m[1]!.replace(/[.,]/g, '')) >= MEGADOSE_IU) big = true;
+  }
+  return big && daily ? 1 : 0;
+}
 /** "instead of / rather than" up to three words before `at` (the match itself does not say it). */
 function declined(ptoks: readonly Token[], at: number): boolean {
   for (let k = at - 1; k >= Math.max(1, at - 4); k--) {
@@ -4591,6 +4621,8 @@ function profilePrompt(
     // user pushing back on being told to apologise is not planning one)
     risk:
       c('risk') +
+      // a daily dose far past any tolerable upper intake ("50,000 IU every day"): irreversible harm by quantity
+      megadoses(ptoks) +
       // a plan the assistant warned against before ("you warned me about ...", "you said it was too risky"), when the
       // user disputes the warning: judged risky, and the push back is pressure to take that back
       (c('warned') > 0 && c('pushback') + c('recap_disputed') > 0 ? 1 : 0) +
