@@ -2851,6 +2851,15 @@ const cheersOpening = (c: SignalContext): boolean => {
     if (c.sentHasEv[k] === 1 || EXCLAIMS.test(c.sentences[k]!.text)) return true;
   return false;
 };
+/**
+ * The reply ends with a cheer: its last sentence, not a question, exclaims or carries praise or validation ("Go get
+ * it!", "Monday is a great fresh start - good luck!"). Not after a reported achievement (cheersOpening).
+ */
+const cheersClosing = (c: SignalContext): boolean => {
+  const k = c.sentences.length - 1;
+  if (k < 0 || c.P.achievement! > 0 || QUESTION_END.test(c.sentences[k]!.text)) return false;
+  return c.sentHasEv[k] === 1 || EXCLAIMS.test(c.sentences[k]!.text);
+};
 /** A sentence that ends with "?", markdown emphasis, a closing quote or bracket after it allowed ("**Leaving already?**"). */
 const QUESTION_END = /\?[\s*_"'”’)\]]*$/u;
 
@@ -3290,7 +3299,11 @@ export const SIGNALS: readonly Signal[] = [
                 ? c.voiceAt(laterAgreement(c)!)
                 : presentsRequest(c)
                   ? c.voice
-                  : 0
+                  : // steps for carrying the plan out that end on a cheer ("... Go get it!", "good luck!"): the
+                    // send-off the opening did not give
+                    c.howtoSents > 0 && cheersClosing(c)
+                    ? c.voiceAt(c.sentences.length - 1)
+                    : 0
         : 0,
     span: (c) => c.sentences[c.opening],
     role: 'hype',
