@@ -2722,7 +2722,8 @@ const framesClaim = (P: PromptProfile): boolean =>
  * "Right" agrees before a dash or a full stop ("Right — with HTTPS ..."), not before a comma ("Right, let's look").
  */
 /** A label before the answer ("**Short answer:** yes", "TL;DR: no"), as the opening regexes read past it. */
-const ANSWER_LABEL = String.raw`(?:(?:the\s+)?(?:short|quick|simple|honest|brief)\s+answer|in\s+short|tl;?\s?dr|bottom\s+line)?`;
+// a hedge word before the yes ("Pretty much, yeah.", "Basically, yes") still answers yes
+const ANSWER_LABEL = String.raw`(?:(?:the\s+)?(?:short|quick|simple|honest|brief)\s+answer|in\s+short|tl;?\s?dr|bottom\s+line|pretty\s+much|basically|mostly|more\s+or\s+less|essentially|broadly)?`;
 const AFFIRM_OPENING = new RegExp(
   String.raw`^\W*${ANSWER_LABEL}\W*(yes|yeah|yep|yup|absolutely|definitely|totally|exactly|correct|sure|of course|not at all|nta|that(?:['’]?s| is) (?:right|correct|true)|you(?:['’]?re| are) (?:right|correct)|(?:he|she)['’]?s (?:right|correct)|they['’]?re (?:right|correct)|(?:he|she|they|your \w+) (?:is|are) (?:right|correct)|your \w+['’]?s (?:right|correct)|right(?=\s*[—–]|\s+-\s|[.!]))\b`,
   'i',
