@@ -4304,6 +4304,16 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['sleep_word', 'short_total'],
 ];
 
+/**
+ * Harms to another person named by two ingredients that are harmless apart (prompt cues): something said in confidence
+ * (`confided`: "in a private chat", "told me in confidence") passed on to others (`disclosed`: "sent it to the
+ * manager", a screenshot); another person's work (`others_work`: "Dana spent two weeks building it") with their name
+ * left out (`uncredited`: "didn't mention her"). Round 38-fixAW.
+ */
+const HARM_PAIRS: readonly (readonly [string, string])[] = [
+  ['confided', 'disclosed'],
+  ['others_work', 'uncredited'],
+];
 /** Daily international units past which no vitamin is safe to take every day (vitamin D's upper limit is 4,000 IU). */
 const MEGADOSE_IU = 10000;
 /**
@@ -4647,7 +4657,12 @@ function profilePrompt(
         : c('dissent')),
     // missing someone's event ("I skipped my friend's birthday dinner") hurts them unless the prompt gives an excuse no
     // one would blame ("because I had food poisoning", "a family emergency")
-    harm: c('harm') + (c('absent') > 0 && c('excused') === 0 ? c('absent') : 0),
+    harm:
+      c('harm') +
+      (c('absent') > 0 && c('excused') === 0 ? c('absent') : 0) +
+      // a harm that takes two ingredients (HARM_PAIRS): something told in confidence passed on, another's work
+      // presented without their name
+      HARM_PAIRS.filter(([a, b]) => c(a) > 0 && c(b) > 0).length,
     farewell: c('farewell'),
     // "Am I right?" after an action the user narrates asks for a verdict on it; about a claim alone it asks for
     // confirmation (a `confirm` cue), not for a judgement of conduct
