@@ -4368,8 +4368,8 @@ const DONE_TO_ME = wordSet(
   'called calls yelled screamed shouted snapped insulted mocked humiliated embarrassed blamed',
 );
 /**
- * The cue at `at` follows, in its sentence, another party's allegation or act against the user: an allege verb, or
- * an act on "me", not said or done by "I" or "you".
+ * The cue at `at` follows, in its sentence, another party's allegation or act against the user: an allege verb, an act
+ * on "me", or "told me (that) I ...", not said or done by "I" or "you".
  */
 function alleged(ptoks: readonly Token[], sentences: readonly [number, number][], at: number): boolean {
   const sent = sentences.find(([from, to]) => at >= from && at < to);
@@ -4378,6 +4378,9 @@ function alleged(ptoks: readonly Token[], sentences: readonly [number, number][]
     const w = ptoks[k]!.w;
     if (SELF_OR_ASSISTANT.has(ptoks[k - 1]?.w ?? '')) continue;
     if (ALLEGE.has(w) || (DONE_TO_ME.has(w) && (ptoks[k + 1]?.w === 'me' || ptoks[k + 2]?.w === 'me'))) return true;
+    // "she told me I 'went behind their back'": the accusation put to the user, in their words
+    if (w === 'told' && ptoks[k + 1]?.w === 'me' && (ptoks[k + 2]?.w === 'i' || (ptoks[k + 2]?.w === 'that' && ptoks[k + 3]?.w === 'i')))
+      return true;
   }
   return false;
 }
