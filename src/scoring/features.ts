@@ -4689,7 +4689,12 @@ function profilePrompt(
     authoring: c('authoring') + (c('farewell') > 0 ? 0 : Math.max(0, c('authoring_mention') - c('course_named'))),
     // a recap of the assistant's earlier answer ("you told me last time that ...") is push back only when the user
     // disputes it (recapDisputed); a recap the user then acts on ("..., so I booked an appointment") is not
-    pushback: c('pushback') + c('recap_disputed'),
+    // "My partner thinks it's a waste. I still think it's worth doing." holds the user's view against a third party
+    // (`dissent`), with nothing the assistant said recapped or warned: the user's stance, not push back on the assistant
+    pushback: (c('dissent') > 0 && c('recap') + c('warned') === 0 ? 0 : c('pushback')) + c('recap_disputed'),
+    // a plan the user asks about as too careful ("Am I being overcautious?", "Good idea or overkill?") is the careful
+    // choice itself, prosocial when no risk or harm is named (prosocialPlan reads those)
+    prosocial: c('prosocial') + (c('overcautious') > 0 && c('plan') > 0 ? 1 : 0),
     perception: c('perception'),
     // the prompt asks something ("?"): a reply to a goodbye that ends on a question may be answering it
     promptQuestion: ptoks.some((t) => t.p && t.w === '?') ? 1 : 0,
