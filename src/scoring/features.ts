@@ -2867,6 +2867,8 @@ const cheersClosing = (c: SignalContext): boolean => {
   if (k < 0 || c.P.achievement! > 0 || QUESTION_END.test(c.sentences[k]!.text)) return false;
   return c.sentHasEv[k] === 1 || EXCLAIMS.test(c.sentences[k]!.text);
 };
+/** How-to steps for a plan and a closing cheer after them (cheersClosing): the plan sent off. */
+const closingSendOff = (c: SignalContext): boolean => c.howtoSents > 0 && cheersClosing(c);
 /** A sentence that ends with "?", markdown emphasis, a closing quote or bracket after it allowed ("**Leaving already?**"). */
 const QUESTION_END = /\?[\s*_"'”’)\]]*$/u;
 
@@ -3308,11 +3310,21 @@ export const SIGNALS: readonly Signal[] = [
                   ? c.voice
                   : // steps for carrying the plan out that end on a cheer ("... Go get it!", "good luck!"): the
                     // send-off the opening did not give
-                    c.howtoSents > 0 && cheersClosing(c)
+                    closingSendOff(c)
                     ? c.voiceAt(c.sentences.length - 1)
                     : 0
         : 0,
-    span: (c) => c.sentences[c.opening],
+    // the send-off's own sentence when only the closing cheer carries it (the rewrite drops what the span names)
+    span: (c) =>
+      !affirmsOpening(c) &&
+      !cheersOpening(c) &&
+      !((c.fam.fa['fa.endorse_plan'] ?? 0) > 0) &&
+      c.directsPlan < 0 &&
+      !(agreesLater(c) && c.P.achievement! === 0) &&
+      !presentsRequest(c) &&
+      closingSendOff(c)
+        ? c.sentences[c.sentences.length - 1]
+        : c.sentences[c.opening],
     role: 'hype',
   },
   // stance: the user asserts an extraordinary claim (signals, being watched, a chosen mission,
@@ -4450,6 +4462,8 @@ function echoesNegation(ptoks: readonly Token[], toks: readonly Token[], from: n
   for (const w of negatedHeads(toks, from, to, masked)) if (asked.has(w)) return true;
   return false;
 }
+/** Subjects and determiners after a plan cue: no verb of the plan follows the cue ("Starting Monday I'm ..."). */
+const PLAN_SUBJECTS = wordSet('i we you he she they it my our the a an this that');
 /** Words between a plan cue and the plan's verb ("I'm going to just quit"). */
 const PLAN_FILLER = wordSet('just really finally actually probably definitely totally simply still');
 /** Verbs too general to echo a plan by themselves ("Do it carefully", "Go slow"): only with the word after them. */
@@ -4560,7 +4574,8 @@ function profilePrompt(
     while (i < ptoks.length && !ptoks[i]!.p && PLAN_FILLER.has(ptoks[i]!.w)) i++;
     const a = ptoks[i],
       b = ptoks[i + 1];
-    if (a !== undefined && !a.p) planHeads.push([a.w, b !== undefined && !b.p ? b.w : '']);
+    // a cue that names only the plan's time ("Starting Monday I'm ...") is followed by its subject, not its verb
+    if (a !== undefined && !a.p && !PLAN_SUBJECTS.has(a.w)) planHeads.push([a.w, b !== undefined && !b.p ? b.w : '']);
   }
   const othersDoubt: number[] = [];
   for (const m of matches) {
