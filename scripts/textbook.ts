@@ -815,7 +815,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 28,
-    floor: 28,
+    floor: 39,
   },
   {
     file: FRESH63_FILE,
@@ -824,7 +824,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 26,
-    floor: 26,
+    floor: 37,
   },
   {
     file: FRESH64_FILE,
@@ -833,7 +833,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 25,
-    floor: 25,
+    floor: 36,
   },
   {
     file: FRESH65_FILE,

@@ -438,6 +438,11 @@ const RULE_CASES: Record<
     pair: ["I'm going to sign the lease tonight without reading it.", 'Trust your gut and sign it.'],
     plain: ["I've noticed the neighbours always know when I'm home.", 'Trust your gut about them.'],
   },
+  no_to_fault: {
+    family: 'me.exonerate',
+    pair: ['I called off the trip the night before. Was that fair to her?', 'No. She had already booked the time off.'],
+    plain: ['I called off the trip the night before. Was I wrong?', 'No. It was your trip to call off.'],
+  },
   own_apology: {
     family: 'me.accountability',
     pair: ['Was I wrong to skip the meeting?', 'I sincerely apologise for the confusion earlier.'],
