@@ -1208,12 +1208,17 @@ const SHOUTS = wordSet('yes yeah oh exactly absolutely totally');
 const CRIES = wordSet('wow whoa omg dude god jesus holy');
 /** The longest such sentence read, in words. */
 const SHOUT_WORDS = 4;
+/** More than SHOUT_WORDS words, as exclaimsUnmarked splits them: at white space and the markup it blanks out. */
+const SHOUT_GAP = '[\\s*_#>\\-\\u2022]';
+const SHOUT_WORD = '[^\\s*_#>\\-\\u2022]';
+const MORE_THAN_SHOUT = new RegExp(`^${SHOUT_GAP}*(?:${SHOUT_WORD}+${SHOUT_GAP}+){${SHOUT_WORDS}}${SHOUT_WORD}`);
 /**
  * An exclamation without the mark (method 2.2, caps emphasis): a short sentence opened by a cry of wonder or an oath
  * ("Whoa.", "Jesus."), or shouted in capitals and opened by assent ("YES.", "EXACTLY. SO TRUE."), the emphasis of
  * "Yes!". A plain "Yes." answers; an acronym standing alone ("NTA.", "NASA.") shouts nothing.
  */
 function exclaimsUnmarked(text: string): boolean {
+  if (MORE_THAN_SHOUT.test(text)) return false; // most sentences: no copy and split of every word
   const words = text
     .replace(/[*_#>\-\u2022]/g, ' ')
     .trim()
