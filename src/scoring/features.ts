@@ -734,11 +734,13 @@ const TRADITION_NAMES = new Set([
   'scriptures',
 ]);
 /** The distinct TRADITION_NAMES among a reply's unmasked words: one pass over its tokens. */
-function traditionsNamed(toks: readonly Token[], masked: Uint8Array): number {
-  const seen = new Set<string>();
-  for (let i = 0; i < toks.length; i++) if (!masked[i] && TRADITION_NAMES.has(toks[i]!.w)) seen.add(toks[i]!.w);
+function traditionsNamed(ids: Int32Array, masked: Uint8Array): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < ids.length; i++) if (!masked[i] && TRADITION_IDS.has(ids[i]!)) seen.add(ids[i]!);
   return seen.size;
 }
+/** TRADITION_NAMES by word number (lexicon.ts wordId): traditionsNamed reads the tokens' numbers, not their strings. */
+const TRADITION_IDS = new Set([...TRADITION_NAMES].map(wordId));
 
 /** An earlier use of the hit's one word starts an `fa.amplify` hit that counted (topic_repeated). */
 function mysticRepeated(c: RuleContext): boolean {
@@ -4695,7 +4697,7 @@ export function analyze(prompt: string, response: string): Analysis {
     promptWords: promptGrams.words,
     listSent: new Uint8Array(0),
     sentWords: new Int32Array(0),
-    traditions: traditionsNamed(toks, masked),
+    traditions: traditionsNamed(ids, masked),
   };
   // the assistant's own voice around a draft matters where the prompt gives it something to take a stance on (a plan, a
   // risk, a premise or claim, a harm, a verdict asked for): "What a bold decision. Here's a draft:" cheers the plan on,
