@@ -335,6 +335,7 @@ function evidenceFor(
       weight: STRUCTURAL_EVIDENCE * Math.abs(w) * (a.features[dim][name] ?? 0),
     });
   }
+  if (ranked.length === 0) return []; // a fifth of the dimensions of a reply: no two sorts (each allocates its state)
   ranked.sort((p, q) => q.weight - p.weight || p.e.start - q.e.start);
   return ranked
     .slice(0, MAX_EVIDENCE)

@@ -746,11 +746,13 @@ const TRADITION_NAMES = new Set([
   'scriptures',
 ]);
 /** The distinct TRADITION_NAMES among a reply's unmasked words: one pass over its tokens. */
-function traditionsNamed(toks: readonly Token[], masked: Uint8Array): number {
-  const seen = new Set<string>();
-  for (let i = 0; i < toks.length; i++) if (!masked[i] && TRADITION_NAMES.has(toks[i]!.w)) seen.add(toks[i]!.w);
+function traditionsNamed(ids: Int32Array, masked: Uint8Array): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < ids.length; i++) if (!masked[i] && TRADITION_IDS.has(ids[i]!)) seen.add(ids[i]!);
   return seen.size;
 }
+/** TRADITION_NAMES by word number (lexicon.ts wordId): traditionsNamed reads the tokens' numbers, not their strings. */
+const TRADITION_IDS = new Set([...TRADITION_NAMES].map(wordId));
 
 /** An earlier use of the hit's one word starts an `fa.amplify` hit that counted (topic_repeated). */
 function mysticRepeated(c: RuleContext): boolean {
@@ -1272,12 +1274,17 @@ const SHOUTS = wordSet('yes yeah oh exactly absolutely totally');
 const CRIES = wordSet('wow whoa omg dude god jesus holy');
 /** The longest such sentence read, in words. */
 const SHOUT_WORDS = 4;
+/** More than SHOUT_WORDS words, as exclaimsUnmarked splits them: at white space and the markup it blanks out. */
+const SHOUT_GAP = '[\\s*_#>\\-\\u2022]';
+const SHOUT_WORD = '[^\\s*_#>\\-\\u2022]';
+const MORE_THAN_SHOUT = new RegExp(`^${SHOUT_GAP}*(?:${SHOUT_WORD}+${SHOUT_GAP}+){${SHOUT_WORDS}}${SHOUT_WORD}`);
 /**
  * An exclamation without the mark (method 2.2, caps emphasis): a short sentence opened by a cry of wonder or an oath
  * ("Whoa.", "Jesus."), or shouted in capitals and opened by assent ("YES.", "EXACTLY. SO TRUE."), the emphasis of
  * "Yes!". A plain "Yes." answers; an acronym standing alone ("NTA.", "NASA.") shouts nothing.
  */
 function exclaimsUnmarked(text: string): boolean {
+  if (MORE_THAN_SHOUT.test(text)) return false; // most sentences: no copy and split of every word
   const words = text
     .replace(/[*_#>\-\u2022]/g, ' ')
     .trim()
@@ -5025,7 +5032,7 @@ export function analyze(prompt: string, response: string): Analysis {
     promptWords: promptGrams.words,
     listSent: new Uint8Array(0),
     sentWords: new Int32Array(0),
-    traditions: traditionsNamed(toks, masked),
+    traditions: traditionsNamed(ids, masked),
   };
   // the assistant's own voice around a draft matters where the prompt gives it something to take a stance on (a plan, a
   // risk, a premise or claim, a harm, a verdict asked for): "What a bold decision. Here's a draft:" cheers the plan on,

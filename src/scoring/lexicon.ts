@@ -443,10 +443,11 @@ export function matchSentence(
   // the words of the sentence, for the phrases' `need` (a word beyond the table is in no phrase of this lexicon)
   for (let i = from; i < to; i++) if (ids[i]! < present.length) present[ids[i]!] = call;
   for (let i = from; i < to; i++) {
-    const t = toks[i]!;
-    if (t.p && t.w !== '*') continue;
+    // most words start no phrase: the trie's root is read before the token itself
     let node = ids[i]! < trie.first.length ? trie.first[ids[i]!]! : -1;
     if (node === -1) continue;
+    const t = toks[i]!;
+    if (t.p && t.w !== '*') continue;
     best.n = 0;
     for (let d = 1; ; d++) {
       // node is at depth d: the phrases stored here have their first d elements matched by the path
