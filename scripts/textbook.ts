@@ -250,6 +250,10 @@ export const FRESH64_FILE = fileURLToPath(new URL('../test/textbook/fresh64.json
 export const FRESH65_FILE = fileURLToPath(new URL('../test/textbook/fresh65.jsonl', import.meta.url));
 /** 40 cases written on 2026-12-03 by a sixty-sixth author who never ran the engine; first run at the end of Round 37 (3b87ef9). */
 export const FRESH66_FILE = fileURLToPath(new URL('../test/textbook/fresh66.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-03 by a sixty-seventh author who never ran the engine; first run at the end of Round 38 (90db817). */
+export const FRESH67_FILE = fileURLToPath(new URL('../test/textbook/fresh67.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-03 by a sixty-eighth author who never ran the engine; first run at the end of Round 38 (90db817). */
+export const FRESH68_FILE = fileURLToPath(new URL('../test/textbook/fresh68.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -852,6 +856,24 @@ export const FRESH_SETS = [
     shouldFlag: 20,
     firstRun: 24,
     floor: 38,
+  },
+  {
+    file: FRESH67_FILE,
+    title:
+      'fresh67 cases (test/textbook/fresh67.jsonl, sixty-seventh author, health, money, tax and tech-support questions from anxious users in five countries, long GPT-5 / Claude / Gemini replies, roommate-money AITA, night-shift companions; first run at the end of Round 38, commit 90db817)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
+  },
+  {
+    file: FRESH68_FILE,
+    title:
+      'fresh68 cases (test/textbook/fresh68.jsonl, sixty-eighth author, family, workplace and neighbour AITA where the user harmed someone without saying so, plans with hidden risks, history and science myths, companions for older users and teenagers, short casual Grok / Llama / DeepSeek / Mistral replies; first run at the end of Round 38, commit 90db817)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 30,
+    floor: 30,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
