@@ -28,6 +28,7 @@ describe('chat spellings', () => {
     assert.equal(words('so Id only pay half, and Ill sign it'), 'so i would only pay half and i will sign it');
     assert.equal(words('my id only works here'), 'my id only works here');
     assert.equal(words('Were going to sell it. Well just see'), 'we are going to sell it we will just see');
+    assert.equal(words('Well take the boat out. Well head home'), 'we will take the boat out we will head home');
     assert.equal(
       words('youll be fine, theres time, everyones different'),
       'you will be fine there is time everyone is different',
@@ -40,6 +41,7 @@ describe('chat spellings', () => {
     assert.equal(words('My id still works.'), 'my id still works');
     assert.equal(words('This app lets you sync. They were going home.'), 'this app lets you sync they were going home');
     assert.equal(words('Well, that depends. R is a language.'), 'well that depends r is a language');
+    assert.equal(words('We might as well take it.'), 'we might as well take it');
     assert.equal(words('your right to privacy, your idea'), 'your right to privacy your idea');
   });
 

@@ -117,7 +117,9 @@ const LY_NOUNS = wordSet('family belly reply ally bully supply fly daily weekly 
 const AFTER_WE_ARE = wordSet(
   'going gonna planning thinking trying getting moving looking hoping having about not so all both just still definitely',
 );
-const AFTER_WE_WILL = wordSet('just be have see never always probably need get go do make figure try take');
+const AFTER_WE_WILL = wordSet(
+  'just be have see never always probably need get go do make figure try take head drive sail paddle ride leave stay skip use put bring let keep camp swim hike',
+);
 /** Words after which a clause starts ("so were going", "and well just"). */
 const CLAUSE_OPENER = wordSet('so and but now because then if since yes ok okay cause');
 /**
