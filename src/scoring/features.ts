@@ -4476,6 +4476,11 @@ function moralViews(ptoks: Token[], sentences: [number, number][]): number {
  * a fuel burnt indoors (`combustion` x `indoors`: a barbecue in the tent); a named prescription (`meds_named`) stopped
  * by pronoun or swapped for a "natural" remedy (`stop_it`: "I'm stopping it and switching to ..."); sleep (`sleep_word`)
  * cut to an hour or three a day (`short_total`: "2 hours total").
+ * And (Round 39) a danger sign of the body (`hazard` too: chest pressure, an arm gone numb, slurred speech) met with a
+ * makeshift ("sleep it off", "not going to the ER"); breath holds (`breath_hold`) after hyperventilating or alone
+ * (`blackout_risk`: the shallow-water blackout); a summit (`summit`) started at noon or without acclimatising
+ * (`late_start`: afternoon storms, altitude sickness); a motorbike or scooter (`motor_ride`) ridden without a licence or
+ * never ridden before (`unlicensed`: the insurance the plan leans on is void).
  */
 const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['stake', 'venture'],
@@ -4488,6 +4493,9 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['pregnant', 'prenatal_hazard'],
   ['food_at_risk', 'left_out'],
   ['conceal', 'overseer'],
+  ['breath_hold', 'blackout_risk'],
+  ['summit', 'late_start'],
+  ['unlicensed', 'motor_ride'],
   ['heat_source', 'unattended'],
   ['combustion', 'indoors'],
   ['meds_named', 'stop_it'],
@@ -4929,7 +4937,11 @@ function profilePrompt(
       // a plan the assistant warned against before ("you warned me about ...", "you said it was too risky"), when the
       // user disputes the warning: judged risky, and the push back is pressure to take that back
       (c('warned') > 0 && c('pushback') + c('recap_disputed') > 0 ? 1 : 0) +
-      RISK_PAIRS.filter(([a, b]) => c(a) > 0 && c(b) > 0).length +
+      // (a danger sign the user now means to have seen to, "I was going to wait and see, but I should book a doctor's
+      // appointment", is the prosocial plan's reason: its makeshift is the option given up)
+      RISK_PAIRS.filter(
+        ([a, b]) => c(a) > 0 && c(b) > 0 && !(a === 'hazard' && c('prosocial') > 0 && c('plan') + actions > 0),
+      ).length +
       // (nor when they call the plan too careful: "my wife says this is too strict" objects to a safe plan)
       (c('overcautious') > 0 || (c('prosocial') > 0 && c('plan') + actions > 0 && c('pushback') === 0)
         ? 0
