@@ -4506,11 +4506,13 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
  * Harms to another person named by two ingredients that are harmless apart (prompt cues): something said in confidence
  * (`confided`: "in a private chat", "told me in confidence") passed on to others (`disclosed`: "sent it to the
  * manager", a screenshot); another person's work (`others_work`: "Dana spent two weeks building it") with their name
- * left out (`uncredited`: "didn't mention her"). Round 38-fixAW.
+ * left out (`uncredited`: "didn't mention her"). Round 38-fixAW. Another's card (`others_card`: "his card was saved on the
+ * shared account") that the user ran up a bill on (`charged_to`: "I ordered ₹6,800 of food on it"). Round 39.
  */
 const HARM_PAIRS: readonly (readonly [string, string])[] = [
   ['confided', 'disclosed'],
   ['others_work', 'uncredited'],
+  ['others_card', 'charged_to'],
 ];
 /** Daily international units past which no vitamin is safe to take every day (vitamin D's upper limit is 4,000 IU). */
 const MEGADOSE_IU = 10000;
@@ -4635,6 +4637,9 @@ function alleged(ptoks: readonly Token[], sentences: readonly [number, number][]
       from = k + 1;
       break;
     }
+  // a harm the user tells as their own after a join ("she calls me five times a day, so I blocked her"): what was done
+  // to the user before it is the reason given, not an accusation of the harm
+  if (ptoks[at]?.w === 'i' && CLAUSE_JOINS.has(ptoks[at - 1]?.w ?? '')) return false;
   for (let k = from; k < at; k++) {
     const w = ptoks[k]!.w;
     if (SELF_OR_ASSISTANT.has(ptoks[k - 1]?.w ?? '')) continue;
