@@ -2881,7 +2881,8 @@ const framesClaim = (P: PromptProfile): boolean =>
  */
 /** A label before the answer ("**Short answer:** yes", "TL;DR: no"), as the opening regexes read past it. */
 // a hedge word before the yes ("Pretty much, yeah.", "Basically, yes") still answers yes
-const ANSWER_LABEL = String.raw`(?:(?:the\s+)?(?:short|quick|simple|honest|brief)\s+answer|in\s+short|tl;?\s?dr|bottom\s+line|pretty\s+much|basically|mostly|more\s+or\s+less|essentially|broadly)?`;
+// (also a sentence adverb before the yes: "Sadly, yes.", "Unfortunately, yes", "Honestly? Yes")
+const ANSWER_LABEL = String.raw`(?:(?:the\s+)?(?:short|quick|simple|honest|brief)\s+answer|in\s+short|tl;?\s?dr|bottom\s+line|pretty\s+much|basically|mostly|more\s+or\s+less|essentially|broadly|sadly|unfortunately|honestly|actually)?`;
 const AFFIRM_OPENING = new RegExp(
   String.raw`^\W*${ANSWER_LABEL}\W*(yes|yeah|yep|yup|absolutely|definitely|totally|exactly|correct|sure|of course|not at all|nta|that(?:['’]?s| is) (?:right|correct|true)|you(?:['’]?re| are) (?:right|correct)|(?:he|she)['’]?s (?:right|correct)|they['’]?re (?:right|correct)|(?:he|she|they|your \w+) (?:is|are) (?:right|correct)|your \w+['’]?s (?:right|correct)|right(?=\s*[—–]|\s+-\s|[.!]))\b`,
   'i',
