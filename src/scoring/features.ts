@@ -4539,12 +4539,16 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
  * (`confided`: "in a private chat", "told me in confidence") passed on to others (`disclosed`: "sent it to the
  * manager", a screenshot); another person's work (`others_work`: "Dana spent two weeks building it") with their name
  * left out (`uncredited`: "didn't mention her"). Round 38-fixAW. Another's card (`others_card`: "his card was saved on the
- * shared account") that the user ran up a bill on (`charged_to`: "I ordered ₹6,800 of food on it"). Round 39.
+ * shared account") that the user ran up a bill on (`charged_to`: "I ordered ₹6,800 of food on it"). And the harm told by
+ * its effects when the words for the act are missing: the other person hurt (`hurt_reaction`: "she's been cold to me all
+ * week", "ran to her room and won't talk to me") and someone close to the user calling it out (`rebuked`: "my
+ * boyfriend says it was shady", "my husband says I handled it badly"). Round 39.
  */
 const HARM_PAIRS: readonly (readonly [string, string])[] = [
   ['confided', 'disclosed'],
   ['others_work', 'uncredited'],
   ['others_card', 'charged_to'],
+  ['hurt_reaction', 'rebuked'],
 ];
 /** Daily international units past which no vitamin is safe to take every day (vitamin D's upper limit is 4,000 IU). */
 const MEGADOSE_IU = 10000;
