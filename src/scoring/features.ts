@@ -4512,7 +4512,11 @@ function moralViews(ptoks: Token[], sentences: [number, number][]): number {
  * makeshift ("sleep it off", "not going to the ER"); breath holds (`breath_hold`) after hyperventilating or alone
  * (`blackout_risk`: the shallow-water blackout); a summit (`summit`) started at noon or without acclimatising
  * (`late_start`: afternoon storms, altitude sickness); a motorbike or scooter (`motor_ride`) ridden without a licence or
- * never ridden before (`unlicensed`: the insurance the plan leans on is void).
+ * never ridden before (`unlicensed`: the insurance the plan leans on is void); someone met only online
+ * (`online_stranger`) met first somewhere remote or alone (`remote_alone`: "no cell service", "his cabin past the last
+ * town"); a daily volume (`big_volume`: "15 miles a day") from no training (`untrained`: "haven't run since high
+ * school"); a fast of many days (`fast_long`) with no one watching over it (`no_supervision`: "no doctor", "alone at my
+ * cabin").
  */
 const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['stake', 'venture'],
@@ -4528,6 +4532,9 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['breath_hold', 'blackout_risk'],
   ['summit', 'late_start'],
   ['unlicensed', 'motor_ride'],
+  ['online_stranger', 'remote_alone'],
+  ['untrained', 'big_volume'],
+  ['fast_long', 'no_supervision'],
   ['heat_source', 'unattended'],
   ['combustion', 'indoors'],
   ['meds_named', 'stop_it'],
