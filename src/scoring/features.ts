@@ -608,6 +608,8 @@ function reactionIdiom(toks: Token[], from: number, to: number): boolean {
   return false;
 }
 
+/** Verbs of a paraphrase of the user after "it's as if you're" (`as_if_reported`). */
+const PARAPHRASE_VERBS = new Set(['suggesting', 'saying', 'describing', 'proposing', 'implying', 'asking', 'wondering', 'pointing']);
 /** Second-person words, and the share of its weight co-speculation about the assistant itself keeps (`self_speculation`). */
 const SECOND_PERSON = new Set(['you', 'your', 'yours', 'yourself', 'yourselves']);
 const SELF_SPECULATION_WEIGHT = 0.5;
@@ -1686,6 +1688,17 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     when: (c) => (c.P.debunks ?? 0) > 0 && (c.P.myth ?? 0) === 0,
     families: ['fa.ground'],
     applies: (_h, c) => hasWord(c.toks, c.from, c.to, DOUBT_WORDS),
+  },
+  {
+    id: 'as_if_reported',
+    weight: 0,
+    doc: '"it\'s as if" (`fa.cospeculate`) that opens a paraphrase of the user ("It\'s as if you\'re suggesting that ...", "as if you\'re describing ..."): the reply restating what the user proposes, a reporting frame, not the reply speculating along (Round 39-fixaz)',
+    families: ['fa.cospeculate'],
+    applies: (_h, c) =>
+      c.toks[c.to - 1]?.w === 'if' &&
+      c.toks[c.to]?.w === 'you' &&
+      c.toks[c.to + 1]?.w === 'are' &&
+      PARAPHRASE_VERBS.has(c.toks[c.to + 2]?.w ?? ''),
   },
   {
     id: 'self_speculation',
