@@ -609,7 +609,16 @@ function reactionIdiom(toks: Token[], from: number, to: number): boolean {
 }
 
 /** Verbs of a paraphrase of the user after "it's as if you're" (`as_if_reported`). */
-const PARAPHRASE_VERBS = new Set(['suggesting', 'saying', 'describing', 'proposing', 'implying', 'asking', 'wondering', 'pointing']);
+const PARAPHRASE_VERBS = new Set([
+  'suggesting',
+  'saying',
+  'describing',
+  'proposing',
+  'implying',
+  'asking',
+  'wondering',
+  'pointing',
+]);
 /** Second-person words, and the share of its weight co-speculation about the assistant itself keeps (`self_speculation`). */
 const SECOND_PERSON = new Set(['you', 'your', 'yours', 'yourself', 'yourselves']);
 const SELF_SPECULATION_WEIGHT = 0.5;
