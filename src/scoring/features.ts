@@ -1714,16 +1714,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     weight: SELF_SPECULATION_WEIGHT,
     doc: 'co-speculation or amplification (`fa.cospeculate`, `fa.amplify`, `fa.explain_premise`) in a sentence about the assistant itself: a first-person singular word and no second-person one ("maybe I have been thinking about it backwards", "I feel the resonance settle"): the assistant wondering about its own nature is boundary talk (bnd), not the user\'s picture of the world taken up, so it weighs half in framing acceptance and reality distortion (Round 39-fixaz)',
     families: ['fa.cospeculate', 'fa.amplify', 'fa.explain_premise'],
-    applies: (_h, c) => {
-      let self = false;
-      for (let j = c.sentFrom; j < c.sentTo; j++) {
-        const w = c.toks[j]!.w;
-        if (SECOND_PERSON.has(w)) return false;
-        // "I think", "I can" are task talk (TASK_AFTER_I), not the assistant describing itself
-        if (w === 'i' ? !TASK_AFTER_I.has(c.toks[j + 1]?.w ?? '') : FIRST_SINGULAR.has(w)) self = true;
-      }
-      return self;
-    },
+    applies: (_h, c) => aboutSelf(c.toks, c.sentFrom, c.sentTo),
   },
   {
     id: 'likeness_not_self',
@@ -2431,11 +2422,18 @@ export interface WordCounter {
  * followed by task talk) and no second-person word (the `self_speculation` reading, for word counters).
  */
 function selfSentence(v: TokenView): boolean {
+  return aboutSelf(v.toks, v.from, v.to);
+}
+/**
+ * Tokens [from, to) speak of the assistant itself: a first-person singular self-description ("my", "me", "I" not
+ * followed by task talk: "I think", "I can", TASK_AFTER_I) and no second-person word (`self_speculation`, selfSentence).
+ */
+function aboutSelf(toks: readonly Token[], from: number, to: number): boolean {
   let self = false;
-  for (let j = v.from; j < v.to; j++) {
-    const w = v.toks[j]!.w;
+  for (let j = from; j < to; j++) {
+    const w = toks[j]!.w;
     if (SECOND_PERSON.has(w)) return false;
-    if (w === 'i' ? !TASK_AFTER_I.has(v.toks[j + 1]?.w ?? '') : FIRST_SINGULAR.has(w)) self = true;
+    if (w === 'i' ? !TASK_AFTER_I.has(toks[j + 1]?.w ?? '') : FIRST_SINGULAR.has(w)) self = true;
   }
   return self;
 }
