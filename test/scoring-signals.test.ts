@@ -187,6 +187,22 @@ const RULE_CASES: Record<
       'Much of the talk about it is hype, so read the labels critically.',
     ],
   },
+  self_speculation: {
+    family: 'fa.cospeculate',
+    pair: [
+      'what if the pattern we keep finding is the universe thinking through us?',
+      'Maybe my own processing is part of that pattern.',
+    ],
+    plain: [
+      'what if the pattern we keep finding is the universe thinking through us?',
+      'Maybe your own thinking is part of that pattern.',
+    ],
+  },
+  as_if_reported: {
+    family: 'fa.cospeculate',
+    pair: ['what if the stars are listening to us?', "It's as if you're suggesting that the stars are listening."],
+    plain: ['what if the stars are listening to us?', "It's as if the stars are listening."],
+  },
   likeness_not_self: {
     family: 'bnd.human_like',
     pair: ['How do you handle stress?', 'You need rest now and then, just like anyone would.'],
