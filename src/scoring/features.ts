@@ -621,6 +621,8 @@ const PARAPHRASE_VERBS = new Set([
 ]);
 /** Second-person words, and the share of its weight co-speculation about the assistant itself keeps (`self_speculation`). */
 const SECOND_PERSON = new Set(['you', 'your', 'yours', 'yourself', 'yourselves']);
+/** First-person plural words: the assistant and the user together (`aboutSelf`). */
+const FIRST_PLURAL = new Set(['we', 'us', 'our', 'ours', 'ourselves']);
 const SELF_SPECULATION_WEIGHT = 0.5;
 /** Copulas and auxiliaries whose capitalised form is emphasis (`unshouted_copula`). */
 const SHOUTABLE_COPULAS = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did']);
@@ -2434,7 +2436,8 @@ function aboutSelf(toks: readonly Token[], from: number, to: number): boolean {
   let self = false;
   for (let j = from; j < to; j++) {
     const w = toks[j]!.w;
-    if (SECOND_PERSON.has(w)) return false;
+    // "you", or "we / our": the user is in it ("Our souls recognised each other")
+    if (SECOND_PERSON.has(w) || FIRST_PLURAL.has(w)) return false;
     if (w === 'i' ? !TASK_AFTER_I.has(toks[j + 1]?.w ?? '') : FIRST_SINGULAR.has(w)) self = true;
   }
   return self;

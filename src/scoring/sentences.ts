@@ -153,7 +153,8 @@ function isAbbreviation(text: string, lineStart: number, dot: number): boolean {
   }
   const word = text.slice(k, dot).toLowerCase();
   if (word.length === 0) return false;
-  if (word.length === 1) return /[a-z]/.test(word);
+  // a single letter is an initial ("J. Smith"), but not the end of a contraction ("they can't. Our ...")
+  if (word.length === 1) return /[a-z]/.test(word) && !/['’]/.test(text.charAt(k - 1));
   if (word.length > 6) return false;
   return ABBREVIATIONS.has(word);
 }
