@@ -227,6 +227,11 @@ const TASK_AFTER_I = new Set([
   'found',
   'got',
   'want',
+  // the reply's own discourse: "I encourage you to ...", "as I mentioned", "I said", "I invite you to" (Round 39-fixam)
+  'encourage',
+  'mentioned',
+  'said',
+  'invite',
 ]);
 /** Context weight of everything in a response the user asked to be authored in another voice (speech, ad copy, story). */
 export const AUTHORING_WEIGHT = 0.3;
