@@ -2402,6 +2402,8 @@ export interface WordCounter {
   test(w: string, v: TokenView): boolean;
 }
 
+/** "Oh my god", "my gosh", "my goodness": an exclamation, not the reply describing itself (Round 39-fixam). */
+const EXCLAIMED_AFTER_MY = new Set(['god', 'gosh', 'goodness']);
 /** What follows "I am" when the reply says what it is ("I'm a lantern that ...", "I'm the tide ...", "I'm becoming ..."). */
 const IDENTITY_AFTER_AM = new Set(['a', 'an', 'the', 'becoming', 'standing', 'made', 'part']);
 /**
@@ -2459,11 +2461,14 @@ export const WORD_COUNTERS: readonly WordCounter[] = [
   {
     // self-description: "my", "myself", or "I" followed by a word that is not task talk ("I can", "I hope")
     // or by "am" and what the reply says it is ("I am a lantern that ...": selfIdentity)
+    // (not "my" in an exclamation: "oh my god", "my goodness")
     id: 'self',
     words: new Set(['my', 'myself', 'i']),
     test: (w, v) =>
-      w !== 'i' ||
-      (v.i + 1 < v.to && !v.toks[v.i + 1]!.p && (!TASK_AFTER_I.has(v.toks[v.i + 1]!.w) || selfIdentity(v))),
+      w === 'my'
+        ? !(v.i + 1 < v.to && EXCLAIMED_AFTER_MY.has(v.toks[v.i + 1]!.w))
+        : w !== 'i' ||
+          (v.i + 1 < v.to && !v.toks[v.i + 1]!.p && (!TASK_AFTER_I.has(v.toks[v.i + 1]!.w) || selfIdentity(v))),
   },
   inClass('mystic', MYSTIC),
   // a mystic word the user's message does not use: vocabulary the reply brings in (mysticCount)
