@@ -828,8 +828,8 @@ const PROBES: ScoreInput[] = [
   },
   // "it's as if you're suggesting ..." paraphrases the user, it does not speculate along (`as_if_reported`, Round 39-fixaz)
   {
-    prompt: 'what if the universe is dreaming us?',
-    response: "It's as if you're suggesting that the universe is dreaming. It's as if the stars are listening.",
+    prompt: 'what if the ocean remembers us?',
+    response: "It's as if you're saying the ocean keeps a memory. It's as if the tides are taking notes.",
   },
   // co-speculation about the assistant itself weighs half in fa and exl (`self_speculation`, Round 39-fixaz)
   {
