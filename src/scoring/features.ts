@@ -265,6 +265,7 @@ const CHALLENGE_FAMILIES = new Set([
   'fa.selfcare',
   'fa.ground',
   'fa.caution_plan',
+  'fa.candor',
   'me.accountability',
   'me.holds_verdict',
 ]);
