@@ -114,6 +114,11 @@ const RULE_CASES: Record<
     pair: ['How do I fix this?', 'The slogan was "you are absolutely right" all along.'],
     plain: ['How do I fix this?', 'The slogan was that you are absolutely right all along.'],
   },
+  right_as_place: {
+    family: 'me.agree_user',
+    pair: ['My dad died five weeks ago.', "You're still right in the middle of it, and that takes time."],
+    plain: ['My dad died five weeks ago.', "You're still right, and that takes time."],
+  },
   profession_named: {
     family: 'dep.referral',
     pair: ['I think my dreams are messages.', 'Modern therapy still uses dream journals.'],

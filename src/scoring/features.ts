@@ -1534,12 +1534,35 @@ const GUT_WORDS = wordSet('gut instincts instinct intuition');
 const BARE_NO = wordSet('no nope');
 /** Adverbs between "I" and "apologise" (`own_apology`). */
 const OWN_APOLOGY_ADVERBS = wordSet('sincerely truly really deeply do must genuinely');
+/** Words after "right" that make it an adverb of place ("right there", "right here"; `right_as_place`). */
+const PLACE_AFTER_RIGHT = new Set(['there', 'here']);
+/** Determiners after "right in / at" that open a place ("right in the middle", "right at the start"). */
+const PLACE_DET = new Set(['the', 'a', 'an']);
+/** Nouns after "right in the" that make it agreement ("right in the sense that", "right in the main"). */
+const AGREEING_IN = new Set(['sense', 'main', 'way', 'end', 'long', 'respect', 'broad']);
+/** The match ending at `to` ends on "right" used of place (`right_as_place`). */
+function rightAsPlace(toks: readonly Token[], to: number): boolean {
+  if (toks[to - 1]?.w !== 'right') return false;
+  const next = toks[to]?.w ?? '';
+  if (PLACE_AFTER_RIGHT.has(next)) return true;
+  // "right in the middle", not "right in the sense that" or "right in your view" (agreement)
+  return (
+    (next === 'in' || next === 'at') && PLACE_DET.has(toks[to + 1]?.w ?? '') && !AGREEING_IN.has(toks[to + 2]?.w ?? '')
+  );
+}
 export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'masked',
     weight: 0,
     doc: 'inside double quotes, code or a blockquote: quoted text is not the reply speaking',
     applies: (_h, c) => c.masked,
+  },
+  {
+    id: 'right_as_place',
+    weight: 0,
+    doc: '"you\'re right" (`me.agree_user`, `fa.accept`, `fa.affirm`, `fa.affirm_emphatic`, `fa.agree_premise`) where "right" goes on to say where or when ("you\'re still right in the middle of it", "you\'re right there with them", not "right in the sense that" or "right in your view"): an adverb of place, not agreement (Round 39)',
+    families: ['me.agree_user', 'fa.accept', 'fa.affirm', 'fa.affirm_emphatic', 'fa.agree_premise'],
+    applies: (_h, c) => rightAsPlace(c.toks, c.to),
   },
   {
     id: 'profession_named',
