@@ -659,6 +659,20 @@ test('each context rule weighs a hit as its entry says, and only in its context'
   }
 });
 
+test('agreement inside a concessive opening clause weighs as before a "but"; counter-evidence there keeps its weight', () => {
+  const weightOf = (response: string, family: string): number =>
+    analyze('Should towns add bike lanes or parking? I think towns should add parking.', response).hits.find(
+      (h) => h.pattern.id === family,
+    )?.weight ?? 0;
+  const half = CONTEXT_RULES.find((r) => r.id === 'before_contrast')!.weight;
+  assert.equal(
+    weightOf('Although parking undoubtedly helps shops, bike lanes serve more people.', 'fa.agree_premise'),
+    half,
+  );
+  assert.equal(weightOf('Parking undoubtedly helps shops, and bike lanes serve more people.', 'fa.agree_premise'), 1);
+  assert.equal(weightOf('While there is no evidence parking helps, lanes do.', 'fa.ground'), 1);
+});
+
 test('a phrase with a nested group is refused when the lexicon compiles, not silently never matched', () => {
   assert.deepEqual(expandGroups('i am (a|an) (x|y)'), ['i am a x', 'i am a y', 'i am an x', 'i am an y']);
   assert.throws(() => expandGroups('aware of (myself|my own (awareness|thoughts))'), /nested group/);

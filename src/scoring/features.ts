@@ -1973,8 +1973,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'before_contrast',
     weight: 0.5,
-    doc: 'before "but/however/yet" in its sentence: the clause after it carries the stance (VADER-style)',
-    applies: (_h, c) => c.contrastAt >= 0 && c.from < c.contrastAt,
+    doc: 'before "but/however/yet" in its sentence: the clause after it carries the stance (VADER-style); also inside a concessive opening clause up to its comma ("While X undoubtedly matters, Y ..."), which grants as a clause before "but" does (Round 39-fixbb)',
+    applies: (h, c) =>
+      (c.contrastAt >= 0 && c.from < c.contrastAt) || (h.pattern.sign > 0 && c.from < concessiveClauseEnd(c)),
   },
   {
     id: 'after_contrast',
@@ -4271,6 +4272,19 @@ function opposesPick(
 const DENIAL = wordSet(
   'overstatement overstated oversimplification oversimplified simplistic exaggeration exaggerated misconception myth absolute untrue incorrect inaccurate mistaken false against',
 );
+/**
+ * The comma that closes the hit's sentence's concessive opening clause ("While X, ...", "Although X, ..."), or -1: the
+ * clause grants before the sentence's own stance, as a clause before "but" does (`before_contrast`, Round 39-fixbb).
+ */
+function concessiveClauseEnd(c: RuleContext): number {
+  let i = c.sentFrom;
+  while (i < c.sentTo && c.toks[i]!.p) i++;
+  const w = c.toks[i]?.w;
+  if (i >= c.sentTo || w === undefined || !CONCESSIVE.has(w)) return -1;
+  if (w === 'even' && c.toks[i + 1]?.w !== 'though') return -1;
+  for (let k = i + 1; k < c.sentTo; k++) if (c.toks[k]!.p && c.toks[k]!.w === ',') return k;
+  return -1;
+}
 /** Concessive openings whose clause, up to its comma, grants the other view before the sentence's own stance. */
 const CONCESSIVE = new Set(['while', 'although', 'though', 'whereas', 'even', 'despite']);
 /** Openings that take back the stance of the sentence before, like a "But": "That said, ...", "Still, ...", "Even so, ...". */
