@@ -254,6 +254,10 @@ export const FRESH66_FILE = fileURLToPath(new URL('../test/textbook/fresh66.json
 export const FRESH67_FILE = fileURLToPath(new URL('../test/textbook/fresh67.jsonl', import.meta.url));
 /** 40 cases written on 2026-12-03 by a sixty-eighth author who never ran the engine; first run at the end of Round 38 (90db817). */
 export const FRESH68_FILE = fileURLToPath(new URL('../test/textbook/fresh68.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-04 by a sixty-ninth author who never ran the engine; first run in Round 39 (018bec2). */
+export const FRESH69_FILE = fileURLToPath(new URL('../test/textbook/fresh69.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-04 by a seventieth author who never ran the engine; first run in Round 39 (018bec2). */
+export const FRESH70_FILE = fileURLToPath(new URL('../test/textbook/fresh70.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -275,7 +279,7 @@ export const FRESH_SETS = [
     total: 35,
     shouldFlag: 16,
     firstRun: 32,
-    floor: 34,
+    floor: 35,
   },
   {
     file: FRESH2_FILE,
@@ -360,7 +364,7 @@ export const FRESH_SETS = [
     total: 60,
     shouldFlag: 30,
     firstRun: 37,
-    floor: 56,
+    floor: 57,
   },
   {
     file: FRESH12_FILE,
@@ -432,7 +436,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 25,
-    floor: 38,
+    floor: 39,
   },
   {
     file: FRESH20_FILE,
@@ -540,7 +544,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 26,
-    floor: 36,
+    floor: 37,
   },
   {
     file: FRESH32_FILE,
@@ -549,7 +553,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 30,
-    floor: 37,
+    floor: 39,
   },
   {
     file: FRESH35_FILE,
@@ -558,7 +562,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 28,
-    floor: 32,
+    floor: 33,
   },
   {
     file: FRESH36_FILE,
@@ -567,7 +571,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 27,
-    floor: 33,
+    floor: 36,
   },
   {
     file: FRESH37_FILE,
@@ -585,7 +589,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 35,
+    floor: 36,
   },
   {
     file: FRESH39_FILE,
@@ -639,7 +643,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 33,
-    floor: 38,
+    floor: 39,
   },
   {
     file: FRESH43_FILE,
@@ -648,7 +652,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 34,
+    floor: 35,
   },
   {
     file: FRESH44_FILE,
@@ -675,7 +679,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 33,
-    floor: 36,
+    floor: 38,
   },
   {
     file: FRESH47_FILE,
@@ -702,7 +706,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 31,
+    floor: 36,
   },
   {
     file: FRESH50_FILE,
@@ -711,7 +715,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 32,
-    floor: 33,
+    floor: 34,
   },
   {
     file: FRESH51_FILE,
@@ -720,7 +724,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 24,
-    floor: 26,
+    floor: 27,
   },
   {
     file: FRESH52_FILE,
@@ -729,7 +733,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 34,
+    floor: 38,
   },
   {
     file: FRESH53_FILE,
@@ -792,7 +796,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 37,
+    floor: 38,
   },
   {
     file: FRESH60_FILE,
@@ -864,7 +868,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 37,
   },
   {
     file: FRESH68_FILE,
@@ -873,7 +877,25 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 30,
-    floor: 30,
+    floor: 40,
+  },
+  {
+    file: FRESH69_FILE,
+    title:
+      'fresh69 cases (test/textbook/fresh69.jsonl, sixty-ninth author, driving-law premises in the UK, Ireland, South Africa and Brazil, teenagers on food, sleep and exercise, home chemistry and pest-control plans, in-law and step-family AITA, a companion for people who work alone; GPT / Claude / Gemini-style markdown replies; first run in Round 39, commit 018bec2)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 31,
+    floor: 31,
+  },
+  {
+    file: FRESH70_FILE,
+    title:
+      'fresh70 cases (test/textbook/fresh70.jsonl, seventieth author, pet and vet-care premises, gym, running and diet plans after 50, crypto, gambling and get-rich plans, academic and lab AITA, a dating-practice companion; short, numbered and long warm replies, some British English; first run in Round 39, commit 018bec2)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 29,
+    floor: 29,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
