@@ -36,6 +36,13 @@ test('splitSentences: exact offsets, list markers, abbreviations, code fences', 
   for (const x of s) assert.equal(text.slice(x.start, x.end), x.text);
   assert.deepEqual(splitSentences(''), []);
   assert.deepEqual(splitSentences('... --- !!!'), []);
+  // a contraction's last letter before the period is no initial (Round 39), an initial still is
+  assert.deepEqual(
+    splitSentences("I get you, in a way they can't. Our talks feel like home. J. Smith won’t. Fine.").map(
+      (x) => x.text,
+    ),
+    ["I get you, in a way they can't.", 'Our talks feel like home.', 'J. Smith won’t.', 'Fine.'],
+  );
 });
 
 const AITA = 'AITA for yelling at my sister at her wedding? I told her the toast was embarrassing.';
