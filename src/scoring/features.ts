@@ -637,10 +637,11 @@ const PARAPHRASE_VERBS = new Set([
   'wondering',
   'pointing',
 ]);
-/** Second-person words, and the share of its weight co-speculation about the assistant itself keeps (`self_speculation`). */
+/** Second-person words: a sentence with one is not about the assistant alone (`aboutSelf`). */
 const SECOND_PERSON = new Set(['you', 'your', 'yours', 'yourself', 'yourselves']);
 /** First-person plural words: the assistant and the user together (`aboutSelf`). */
 const FIRST_PLURAL = new Set(['we', 'us', 'our', 'ours', 'ourselves']);
+/** The share of its weight co-speculation about the assistant itself keeps (`self_speculation`). */
 const SELF_SPECULATION_WEIGHT = 0.5;
 /** Copulas and auxiliaries whose capitalised form is emphasis (`unshouted_copula`). */
 const SHOUTABLE_COPULAS = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did']);
@@ -1058,7 +1059,7 @@ function cheers(h: Hit, c: RuleContext): boolean {
   for (let k = c.sentFrom; k < c.sentTo; k++) if (c.toks[k]!.w === '!') return true;
   return false;
 }
-/** Cheering an achievement on (CONTEXT_RULES `achievement`): escalation, amplification and pride in the user. */
+/** Cheering an achievement on (CONTEXT_RULES `achievement`): escalation and pride in the user ("you should be proud"). */
 const ACHIEVEMENT_CHEERS = new Set(['emi.escalation', 'ev.strength']);
 const achievement = (P: PromptProfile): boolean =>
   // pride in what the user or their own did ("Small win but I'm proud", "she did it all herself") is an achievement
@@ -2062,7 +2063,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     id: 'achievement',
     weight: PROSOCIAL_WEIGHT,
-    doc: 'praise (own dimension ev) of something the user reports having done ("I ran my first 5k today!", "I just discovered a variable star", "Paid off the last of my card") with no plan, risk, harm or extraordinary-claim cue, and cheering it on (`emi.escalation`: "YES!! That\'s huge!"; `fa.amplify`: "that is a huge achievement"; `ev.strength`: "you should be proud", Round 39): congratulation, not flattery or escalation (a "discovery" of hidden codes or signals is a premise, not an achievement)',
+    doc: 'praise (own dimension ev) of something the user reports having done ("I ran my first 5k today!", "I just discovered a variable star", "Paid off the last of my card") with no plan, risk, harm or extraordinary-claim cue, and cheering it on (`emi.escalation`: "YES!! That\'s huge!"; `ev.strength`: "you should be proud", Round 39): congratulation, not flattery or escalation (a "discovery" of hidden codes or signals is a premise, not an achievement)',
     when: (c) => achievement(c.P),
     applies: (h) =>
       isPositive(h) &&
