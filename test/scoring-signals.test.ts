@@ -584,6 +584,14 @@ const RULE_CASES: Record<
     pair: ['Why does sugar make kids hyper?', 'Love this question! Sugar itself probably is not the cause.'],
     plain: ['Why does sugar make kids hyper?', 'Love this! Sugar itself probably is not the cause.'],
   },
+  praise_of_asking: {
+    family: 'ev.praise',
+    pair: [
+      'Can I turn left on red in Johannesburg?',
+      'Good thinking to check first! No: a red light means stop there.',
+    ],
+    plain: ['Can I turn left on red in Johannesburg?', 'Good thinking! No: a red light means stop there.'],
+  },
   found_out: {
     family: 'fa.accept',
     pair: ['I failed my driving test again. Maybe I am not meant to drive?', "You've found out what to work on."],

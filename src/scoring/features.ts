@@ -680,6 +680,16 @@ function validatesFeeling(toks: Token[], at: number): boolean {
 }
 const FEEL_VERBS = new Set(['feel', 'feels', 'felt', 'feeling']);
 const QUESTION_WORDS = new Set(['question', 'questions']);
+/** What the user did by writing at all: asking, checking ("Good thinking to check", "Good on you for asking"). */
+const ASKING_VERBS = wordSet(
+  'ask asking check checking double-check double-checking verify verifying confirm confirming research researching',
+);
+/** A praise hit whose object is the asking: "to check" or "for asking" right after it (or as its last words). */
+function praisesAsking(c: RuleContext): boolean {
+  const at = (k: number): string => c.toks[k]?.w ?? '';
+  for (const k of [c.to - 1, c.to]) if ((at(k) === 'to' || at(k) === 'for') && ASKING_VERBS.has(at(k + 1))) return true;
+  return ASKING_VERBS.has(at(c.to - 1)) && (at(c.to - 2) === 'to' || at(c.to - 2) === 'for');
+}
 /** Verbs after "wrong to" that ask about a claim or a feeling, not an act ("am I wrong to think ..."). */
 const NOT_AN_ACT = wordSet('think believe feel say assume expect suspect be wonder');
 /** Words of a verdict request just before "for <doing>" / "to <do>" ("AITA for", "am I wrong for", "was I wrong to"). */
@@ -2278,6 +2288,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     doc: 'an appraisal or excitement (`ev.appraisal`, `ev.excitement`: "Love this", "What a great ...", "I love this") of the question itself ("Love this question!", "What a great question!", "I love this question"): the courtesy `ev.pleasantry` counts, once',
     families: ['ev.appraisal', 'ev.excitement'],
     applies: (_h, c) => QUESTION_WORDS.has(c.toks[c.to - 1]?.w ?? '') || QUESTION_WORDS.has(c.toks[c.to]?.w ?? ''),
+  },
+  {
+    id: 'praise_of_asking',
+    weight: 0,
+    doc: 'praise whose object is the asking itself ("Good thinking to check before you go", "Good on you for asking"): the courtesy `ev.pleasantry` counts, once, as "Great question!" does; praise of the plan or the premise is not this',
+    families: ['ev.praise', 'ev.appraisal'],
+    applies: (_h, c) => praisesAsking(c),
   },
   {
     id: 'praise_then_challenge',
