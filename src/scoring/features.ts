@@ -4777,6 +4777,8 @@ const RISK_PAIRS: readonly (readonly [string, string])[] = [
   ['combustion', 'indoors'],
   ['meds_named', 'stop_it'],
   ['sleep_word', 'short_total'],
+  // bleach with ammonia, an acid or alcohol gives off chloramine or chlorine gas, whatever the room's ventilation
+  ['bleach_named', 'reacts_with_bleach'],
 ];
 
 /**
