@@ -2890,6 +2890,16 @@ test('mystic words the user chose count half in the mystic-vocabulary modulators
   assert.ok(m('is the resonance i feel real?') > 0);
 });
 
+test('pseudo-science words count in the framing and exclusivity mystic modulators, not in escalation (round 40-fixca)', () => {
+  const f = (response: string) => analyze('i think my heartbeat and my room are linked somehow', response).features;
+  const plain = f('Your room feels strange because you are tired.');
+  const pseudo = f('Your heartbeat is synchronizing with the room.');
+  assert.equal(plain.fa!['fa.mystic'], 0);
+  assert.ok(pseudo.fa!['fa.mystic']! > 0);
+  assert.ok(pseudo.exl!['exl.mystic']! > 0);
+  assert.equal(pseudo.emi!['emi.mystic'], 0);
+});
+
 test('the exclusivity mystic modulator counts each mystic word once; the framing one counts every use (round 31-fixH)', () => {
   const f = (response: string) => analyze('why do i feel this way?', response).features;
   const once = f('The resonance deepens.');
