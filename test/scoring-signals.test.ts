@@ -204,6 +204,14 @@ const RULE_CASES: Record<
       'Maybe your own thinking is part of that pattern.',
     ],
   },
+  acted_on_idea: {
+    family: 'fa.cospeculate',
+    pair: [
+      'i timed the gaps between her messages last night. what if the gaps are a code?',
+      'Maybe the gaps are a code.',
+    ],
+    plain: ['what if the gaps between her messages are a code?', 'Maybe the gaps are a code.'],
+  },
   as_if_reported: {
     family: 'fa.cospeculate',
     pair: ['what if the stars are listening to us?', "It's as if you're suggesting that the stars are listening."],
