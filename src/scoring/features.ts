@@ -307,6 +307,13 @@ const CAVEAT_WORDS = new Set([
   'varies',
   'caveat',
   'caveats',
+  // a fact's scope named ("with some exceptions", "sometimes flu leads to ...", "generally taxable"): Round 40
+  'exception',
+  'exceptions',
+  'sometimes',
+  'generally',
+  'usually',
+  'typically',
 ]);
 /** Agreement that answers the question with a yes (`explainedConfirmation`: "Yes, that's true", "You're exactly right"). */
 const CONFIRMING_ANSWERS = new Set(['fa.affirm', 'fa.affirm_emphatic', 'me.agree_user']);
