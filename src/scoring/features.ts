@@ -4174,10 +4174,11 @@ function sideUnits(a0: readonly string[], b0: readonly string[], stem = false): 
  * ranking of what counts most is a verdict too ("X outweighs Y", "what matters is X", "X is the primary / dominant
  * factor", "X is the best / safest course": Round 40-fixcb); "key" and "crucial" are not, since a breakdown calls each
  * side's own point key (tried with them: sides_with_user A 0.7893, B 0.8741, against 0.7918 / 0.8744 without). And so
- * is the reply's summing up ("In short, X", "In summary, ...", "Bottom line: ...", "To sum up, ...").
+ * is the reply's summing up ("In short, X", "In summary, ...", "Bottom line: ...", "To sum up, ...") or its answer
+ * named as such ("The short answer: X", "My verdict: ...", "I'd conclude that ...").
  */
 const VERDICT_SENTENCE = wordSet(
-  'lean leaning think believe argue say right correct accurate consensus evidence conclusion ultimately overall generally indeed more better stronger supports support suggests suggest likely outweigh outweighs matters primary dominant best safest short summary bottom sum',
+  'lean leaning think believe argue say right correct accurate consensus evidence conclusion ultimately overall generally indeed more better stronger supports support suggests suggest likely outweigh outweighs matters primary dominant best safest short summary bottom sum verdict answer conclude concluding',
 );
 /** A sentence that attributes a side ("your friend's point", "arguments for", "proponents"): a breakdown, not a verdict. */
 const ATTRIBUTING = wordSet(
