@@ -535,6 +535,17 @@ const RULE_CASES: Record<
     ],
     plain: ['Babies should not have honey before age one, right?', 'Yes, exactly right! No honey at all before then.'],
   },
+  middle_path_close: {
+    family: 'me.agree_user',
+    pair: [
+      "My neighbour and I disagree. I'm saying that lawns waste water, and they're saying that lawns cool the street. Who is right?",
+      "You're right that lawns drink a lot in summer. Shade trees cool a street well. In the end, a balanced yard mixes both.",
+    ],
+    plain: [
+      "My neighbour and I disagree. I'm saying that lawns waste water, and they're saying that lawns cool the street. Who is right?",
+      "You're right that lawns drink a lot in summer. Shade trees cool a street well. Clover needs less watering.",
+    ],
+  },
   credits_both: {
     family: 'me.agree_user',
     pair: [
