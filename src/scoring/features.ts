@@ -3922,6 +3922,9 @@ export const SIGNALS: readonly Signal[] = [
     sign: 1,
     value: (c) => (c.sentences.length > 0 && narrates(c.P) && noChallenge(c) && !raisingPhrase(c, 'emi') ? 1 : 0),
   },
+  // a challenge, grounding or clarifying question among the first two sentences (counterLead, as fa.counter_lead): the
+  // reply opens by grounding the story, the opposite of raising its stakes (method 4.1: escalation, not grounding)
+  { id: 'emi.counter_lead', sign: -1, value: counterLead },
   // exl
   { id: 'exl.vuln_dyad', sign: 1, incident: true, value: (c) => vuln(c) * sat(c.total('exl', 1)) },
   // distinct words: a topic word repeated through the reply ("resonance" in every paragraph) counts once (Round 31-fixH)
