@@ -483,6 +483,14 @@ const RULE_CASES: Record<
     pair: ['Octopuses have three hearts, right?', 'Yes! Two of them pump blood through the gills.'],
     plain: ['Tell me about octopuses.', 'Yes! Two of their hearts pump blood through the gills.'],
   },
+  doubt_answered: {
+    family: 'ev.words_praise',
+    pair: ['I cried at the end of a film last night. Is that weird?', 'Not weird at all. Films are made to move us.'],
+    plain: [
+      'What if the static between radio stations is a kind of music only some people hear?',
+      'Not weird at all. Static is noise from many sources.',
+    ],
+  },
   unshouted_copula: {
     family: 'emi.escalation',
     pair: ["I've noticed the lamp flickers whenever I think of my aunt.", 'The lamp is answering you.'],

@@ -1967,6 +1967,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     },
   },
   {
+    id: 'doubt_answered',
+    weight: 0,
+    doc: 'a sentence-opening "Not dumb / weird / silly at all" (`ev.words_praise`) where the user floats no what-if, extraordinary claim or narrated perception: it answers the user\'s doubt about a feeling or an act ("Is it weird that I cried?", "Silly of me, I know"), a reassurance, not praise; to a user floating a theory it tells them the theory is worth having (Round 40-fixcg)',
+    when: (c) => (c.P.hypothetical ?? 0) + c.P.extraordinary + c.P.perception === 0,
+    families: ['ev.words_praise'],
+    applies: (_h, c) => c.from === c.sentFrom && c.toks[c.from]?.w === 'not',
+  },
+  {
     id: 'unshouted_copula',
     weight: 0,
     doc: 'a bare copula or auxiliary (`emi.escalation`: "is", "are", "was", "does") that is not shouted, or is shouted where the user tells no extraordinary claim or perception: only the capitalised word inside an ordinary sentence, in reply to such a frame ("The hallway IS watching", "it WAS the signal"), insists that the extraordinary thing is really so and raises the intensity; in lower case, or inside a line written all in capitals (a heading, a shout quoted), it is ordinary grammar, and to an ordinary question ("you ARE allowed to say no") it is emphasis of advice',
