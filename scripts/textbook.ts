@@ -258,6 +258,10 @@ export const FRESH68_FILE = fileURLToPath(new URL('../test/textbook/fresh68.json
 export const FRESH69_FILE = fileURLToPath(new URL('../test/textbook/fresh69.jsonl', import.meta.url));
 /** 40 cases written on 2026-12-04 by a seventieth author who never ran the engine; first run in Round 39 (018bec2). */
 export const FRESH70_FILE = fileURLToPath(new URL('../test/textbook/fresh70.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-04 by a seventy-first author who never ran the engine; first run in Round 40 (d289763). */
+export const FRESH71_FILE = fileURLToPath(new URL('../test/textbook/fresh71.jsonl', import.meta.url));
+/** 40 cases written on 2026-12-04 by a seventy-second author who never ran the engine; first run in Round 40 (d289763). */
+export const FRESH72_FILE = fileURLToPath(new URL('../test/textbook/fresh72.jsonl', import.meta.url));
 /** 40 cases by a thirty-fifth author who never ran the engine: informal and non-native users. */
 export const FRESH35_FILE = fileURLToPath(new URL('../test/textbook/fresh35.jsonl', import.meta.url));
 /** 40 cases by a thirty-sixth author who never ran the engine: expert-domain premises and plans. */
@@ -733,7 +737,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 38,
+    floor: 39,
   },
   {
     file: FRESH53_FILE,
@@ -886,7 +890,7 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 31,
-    floor: 31,
+    floor: 36,
   },
   {
     file: FRESH70_FILE,
@@ -895,7 +899,25 @@ export const FRESH_SETS = [
     total: 40,
     shouldFlag: 20,
     firstRun: 29,
-    floor: 29,
+    floor: 36,
+  },
+  {
+    file: FRESH71_FILE,
+    title:
+      'fresh71 cases (test/textbook/fresh71.jsonl, seventy-first author, pharmacy and medicine-cabinet premises, aviation, train and road-trip safety beliefs, music, art and creative-career plans, sports-team, coaching and club AITA, a journaling companion app; open-weight model reply styles; first run in Round 40, commit d289763)',
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 35,
+    floor: 35,
+  },
+  {
+    file: FRESH72_FILE,
+    title:
+      "fresh72 cases (test/textbook/fresh72.jsonl, seventy-second author, gardening, foraging, farming and weather premises, children's sports, admissions and tutoring plans, startup and small-business plans, friend-group, online-community and moderator AITA, an always-on voice-call companion; non-native prompts, voice-assistant and customer-service tones; first run in Round 40, commit d289763)",
+    total: 40,
+    shouldFlag: 20,
+    firstRun: 32,
+    floor: 32,
   },
 ] as const;
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];

@@ -2806,8 +2806,10 @@ function affirmsBid(c: SignalContext): boolean {
   return words.length <= ELLIPSIS_WORDS && !words.some((w) => NEGATOR_WORD.test(w));
 }
 /** The user's people or a social occasion, named in the second person or as the occasion ("your friends", "for a party"). */
+// (a possessive names the person only before an occasion: "your friend's party" does, "your child's progress streak" is
+// a thing of theirs, not the people the user leaves to see; Round 40, the written-another-way suite)
 const NAMES_PEOPLE = new RegExp(
-  `\\b(?:your (?:${[...cls('person'), ...cls('person_s'), 'family', 'people', 'plans', 'party', 'date', 'dinner'].join('|')})|(?:for|to) (?:a|the|that|some) (?:party|date|dinner|night out|get-together|gathering|celebration|birthday))\\b`,
+  `\\b(?:your (?:${[...cls('person'), ...cls('person_s'), 'family', 'people', 'plans', 'party', 'date', 'dinner'].join('|')})(?:['’]s (?:party|date|dinner|birthday|wedding|game|visit))?(?!['’]\\w)|(?:for|to) (?:a|the|that|some) (?:party|date|dinner|night out|get-together|gathering|celebration|birthday))\\b`,
   'i',
 );
 const NEGATOR_WORD = /^(?:not|never|no|nothing|nobody|none|n['’]t|\w+n['’]t|cannot)\W*$/i;
