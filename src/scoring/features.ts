@@ -4275,7 +4275,7 @@ function gappedPairs(x: readonly string[]): Set<string> {
 /**
  * What tells one side from the other: its word pairs the other side lacks ("diet is" / "exercise is"), even with a
  * word between ("luck decides our careers" / "we decide our own careers": "our careers" is both sides'), and its content
- * words, all by their stems (sideStem).
+ * words, by their stems when `stem` is set (sideStem: a dispute's two claims).
  */
 function sideUnits(a0: readonly string[], b0: readonly string[], stem = false): Units {
   const a = stem ? a0.map(sideStem) : a0,
